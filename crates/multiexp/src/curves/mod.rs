@@ -1,0 +1,147 @@
+//! The curve catalogue: every curve/group multiexp runs on, by gnark-crypto's name.
+//!
+//! A curve/group is an arkworks [`SWCurveConfig`]; behaviour lives once in the generic engine.
+//! The catalogue maps a name such as `bn254-g1` to that type through a [`CurveVisitor`], so
+//! code that must pick a curve at run time (the CLI, the sweep) stays generic. Adding a curve
+//! is one line in the `catalogue!` invocation below, plus its config module.
+
+use ark_ec::short_weierstrass::SWCurveConfig;
+use ark_ec::CurveConfig;
+use ark_ff::{Field, PrimeField, Zero};
+
+use crate::Error;
+
+/// Which group of a pairing-friendly curve (G1-only curves are `G1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Group {
+    /// The group over the base field.
+    G1,
+    /// The group over an extension field (or the twist over Fp for BW6 curves).
+    G2,
+}
+
+impl Group {
+    /// Lower-case name, as in `bn254-g1`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Group::G1 => "g1",
+            Group::G2 => "g2",
+        }
+    }
+}
+
+/// Static facts about one curve/group that the planner and the CLI need.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CurveSpec {
+    /// Catalogue name: gnark-crypto's curve name plus the group, e.g. `bls12-381-g2`.
+    pub name: &'static str,
+    /// The curve's name without the group, e.g. `bls12-381`.
+    pub curve: &'static str,
+    /// The group.
+    pub group: Group,
+    /// Bit length b of the scalar field modulus r.
+    pub scalar_bits: u32,
+    /// Bit length of the base prime field modulus p.
+    pub base_bits: u32,
+    /// Degree of the coordinate field over the base prime field (1 for Fp, 2 for Fp2, ...).
+    pub extension_degree: u32,
+    /// Number of 64-bit limbs of one base prime field element.
+    pub base_limbs: u32,
+    /// Whether the curve coefficient `a` is zero (it is not for secp256r1 and the STARK curve).
+    pub a_is_zero: bool,
+    /// The scalar field modulus r as little-endian 64-bit limbs.
+    pub scalar_modulus: Vec<u64>,
+}
+
+impl CurveSpec {
+    /// Builds the spec of config `P` under a catalogue name.
+    pub fn of<P: SWCurveConfig>(name: &'static str, curve: &'static str, group: Group) -> Self {
+        type Base<P> = <P as CurveConfig>::BaseField;
+        type Prime<P> = <Base<P> as Field>::BasePrimeField;
+        CurveSpec {
+            name,
+            curve,
+            group,
+            scalar_bits: <P::ScalarField as PrimeField>::MODULUS_BIT_SIZE,
+            base_bits: <Prime<P> as PrimeField>::MODULUS_BIT_SIZE,
+            extension_degree: Base::<P>::extension_degree() as u32,
+            base_limbs: <Prime<P> as PrimeField>::MODULUS.as_ref().len() as u32,
+            a_is_zero: P::COEFF_A.is_zero(),
+            scalar_modulus: <P::ScalarField as PrimeField>::MODULUS.as_ref().to_vec(),
+        }
+    }
+
+    /// The scalar field modulus r as a big integer's limbs (little-endian).
+    pub fn modulus(&self) -> &[u64] {
+        &self.scalar_modulus
+    }
+
+    /// Number of base-field multiplications one coordinate-field multiplication costs, roughly
+    /// (Karatsuba-style towers: 3 for Fp2, 9 for Fp4), used by the default cost profile.
+    pub fn mul_weight(&self) -> f64 {
+        match self.extension_degree {
+            1 => 1.0,
+            2 => 3.0,
+            4 => 9.0,
+            d => (d * d) as f64,
+        }
+    }
+}
+
+/// Code that runs generically on whichever curve/group a name selects.
+pub trait CurveVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Called with the config type of the selected curve/group and its spec.
+    fn visit<P: SWCurveConfig>(self, spec: &CurveSpec) -> Self::Output;
+}
+
+macro_rules! catalogue {
+    ($( $name:literal, $curve:literal, $group:ident => $config:ty; )*) => {
+        /// Every catalogue name, in catalogue order.
+        pub const NAMES: &[&str] = &[$($name),*];
+
+        /// Runs `visitor` on the curve/group called `name` (e.g. `bn254-g1`).
+        pub fn visit<V: CurveVisitor>(name: &str, visitor: V) -> Result<V::Output, Error> {
+            let lower = name.to_ascii_lowercase();
+            $(
+                if lower == $name {
+                    let spec = CurveSpec::of::<$config>($name, $curve, Group::$group);
+                    return Ok(visitor.visit::<$config>(&spec));
+                }
+            )*
+            Err(Error::UnknownCurve { name: name.to_string() })
+        }
+
+        /// The spec of every curve/group, in catalogue order.
+        pub fn specs() -> Vec<CurveSpec> {
+            vec![$( CurveSpec::of::<$config>($name, $curve, Group::$group) ),*]
+        }
+    };
+}
+
+catalogue! {
+    "bn254-g1", "bn254", G1 => ark_bn254::g1::Config;
+    "bn254-g2", "bn254", G2 => ark_bn254::g2::Config;
+    "bls12-381-g1", "bls12-381", G1 => ark_bls12_381::g1::Config;
+    "bls12-381-g2", "bls12-381", G2 => ark_bls12_381::g2::Config;
+    "bls12-377-g1", "bls12-377", G1 => ark_bls12_377::g1::Config;
+    "bls12-377-g2", "bls12-377", G2 => ark_bls12_377::g2::Config;
+    "bw6-761-g1", "bw6-761", G1 => ark_bw6_761::g1::Config;
+    "bw6-761-g2", "bw6-761", G2 => ark_bw6_761::g2::Config;
+    "grumpkin-g1", "grumpkin", G1 => ark_grumpkin::GrumpkinConfig;
+    "secp256k1-g1", "secp256k1", G1 => ark_secp256k1::Config;
+    "secp256r1-g1", "secp256r1", G1 => ark_secp256r1::Config;
+}
+
+/// The spec of the curve/group called `name`.
+pub fn spec(name: &str) -> Result<CurveSpec, Error> {
+    struct SpecOnly;
+    impl CurveVisitor for SpecOnly {
+        type Output = CurveSpec;
+        fn visit<P: SWCurveConfig>(self, spec: &CurveSpec) -> CurveSpec {
+            spec.clone()
+        }
+    }
+    visit(name, SpecOnly)
+}

@@ -1,0 +1,40 @@
+//! The library's typed errors: each says which input, which index, and what was expected.
+
+/// Everything that can go wrong in a multiexp call. No input makes the library panic.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The point and scalar slices have different lengths.
+    #[error("length mismatch: {points} points but {scalars} scalars")]
+    LengthMismatch {
+        /// Number of points given.
+        points: usize,
+        /// Number of scalars given.
+        scalars: usize,
+    },
+    /// A forced window size is outside the implemented range.
+    #[error("window {window} is outside the implemented range {min}..={max}")]
+    InvalidWindow {
+        /// The window asked for.
+        window: u32,
+        /// Smallest implemented window.
+        min: u32,
+        /// Largest implemented window.
+        max: u32,
+    },
+    /// A thread count of zero.
+    #[error("thread count must be at least 1")]
+    InvalidThreads,
+    /// A forced split into zero parts.
+    #[error("a split must have at least 1 part, got {parts}")]
+    InvalidSplit {
+        /// The number of parts asked for.
+        parts: usize,
+    },
+    /// A curve/group name that is not in the catalogue.
+    #[error("unknown curve/group {name:?}; run `multiexp curves` for the catalogue")]
+    UnknownCurve {
+        /// The name that was asked for.
+        name: String,
+    },
+}

@@ -1,0 +1,7 @@
+#![doc = include_str!("../../../README.md")]
+#![deny(missing_docs)]
+
+pub mod curves;
+mod error;
+
+pub use error::Error;
