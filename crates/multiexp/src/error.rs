@@ -37,4 +37,10 @@ pub enum Error {
         /// The name that was asked for.
         name: String,
     },
+    /// The worker pool could not be started.
+    #[error("could not start the worker pool: {reason}")]
+    ThreadPool {
+        /// What the thread pool builder reported.
+        reason: String,
+    },
 }

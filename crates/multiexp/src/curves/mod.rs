@@ -113,6 +113,16 @@ macro_rules! catalogue {
             Err(Error::UnknownCurve { name: name.to_string() })
         }
 
+        /// The `TypeId` of the config type behind catalogue name `name`.
+        pub fn type_id_of(name: &str) -> Option<std::any::TypeId> {
+            $(
+                if name == $name {
+                    return Some(std::any::TypeId::of::<$config>());
+                }
+            )*
+            None
+        }
+
         /// The spec of every curve/group, in catalogue order.
         pub fn specs() -> Vec<CurveSpec> {
             vec![$( CurveSpec::of::<$config>($name, $curve, Group::$group) ),*]

@@ -1,0 +1,220 @@
+//! XYZZ (extended Jacobian) buckets: a point (X : Y : ZZ : ZZZ) with x = X/ZZ, y = Y/ZZZ and
+//! ZZ³ = ZZZ²; the identity has ZZ = 0.
+//!
+//! Costs (M = multiplication, S = squaring in the coordinate field), formulas from the
+//! Explicit-Formulas Database, "shortw-xyzz":
+//! - mixed add of an affine point (madd-2008-s): 8M + 2S;
+//! - full add (add-2008-s): 12M + 2S;
+//! - doubling (dbl-2008-s-1): 6M + 3S plus a·ZZ² where a ≠ 0;
+//! - affine doubling (mdbl-2008-s-1): 3M + 3S (+ a).
+//!
+//! Exceptional cases (an empty bucket, P + P, P + (-P), the point at infinity) are branches
+//! taken outside the common path.
+
+use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
+use ark_ec::AffineRepr;
+use ark_ff::{AdditiveGroup, Field, Zero};
+
+/// A bucket accumulator in XYZZ coordinates.
+#[derive(Debug)]
+pub struct Xyzz<P: SWCurveConfig> {
+    /// X = x·ZZ.
+    pub x: P::BaseField,
+    /// Y = y·ZZZ.
+    pub y: P::BaseField,
+    /// ZZ; zero exactly at the identity.
+    pub zz: P::BaseField,
+    /// ZZZ, with ZZZ² = ZZ³.
+    pub zzz: P::BaseField,
+}
+
+impl<P: SWCurveConfig> Clone for Xyzz<P> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<P: SWCurveConfig> Copy for Xyzz<P> {}
+
+impl<P: SWCurveConfig> Default for Xyzz<P> {
+    fn default() -> Self {
+        Self::ZERO
+    }
+}
+
+impl<P: SWCurveConfig> Xyzz<P> {
+    /// The identity.
+    pub const ZERO: Self = Xyzz {
+        x: P::BaseField::ONE,
+        y: P::BaseField::ONE,
+        zz: P::BaseField::ZERO,
+        zzz: P::BaseField::ZERO,
+    };
+
+    /// Whether this is the identity.
+    #[inline(always)]
+    pub fn is_zero(&self) -> bool {
+        self.zz.is_zero()
+    }
+
+    /// The affine point (x, y) lifted with ZZ = ZZZ = 1.
+    #[inline(always)]
+    pub fn from_xy(x: P::BaseField, y: P::BaseField) -> Self {
+        Xyzz {
+            x,
+            y,
+            zz: P::BaseField::ONE,
+            zzz: P::BaseField::ONE,
+        }
+    }
+
+    /// From an affine point (the identity maps to the identity).
+    pub fn from_affine(p: &Affine<P>) -> Self {
+        match p.xy() {
+            Some((x, y)) => Self::from_xy(x, y),
+            None => Self::ZERO,
+        }
+    }
+
+    /// self += (x2, y2), an affine point that is not the identity.
+    #[inline(always)]
+    pub fn add_xy(&mut self, x2: &P::BaseField, y2: &P::BaseField) {
+        if self.is_zero() {
+            *self = Self::from_xy(*x2, *y2);
+            return;
+        }
+        let u2 = *x2 * self.zz;
+        let s2 = *y2 * self.zzz;
+        let p = u2 - self.x;
+        let r = s2 - self.y;
+        if p.is_zero() {
+            self.add_xy_degenerate(x2, y2, r);
+            return;
+        }
+        let pp = p.square();
+        let ppp = p * pp;
+        let q = self.x * pp;
+        let x3 = r.square() - ppp - q.double();
+        self.y = r * (q - x3) - self.y * ppp;
+        self.x = x3;
+        self.zz *= pp;
+        self.zzz *= ppp;
+    }
+
+    /// The same x: either a doubling of (x2, y2) or the identity.
+    #[cold]
+    #[inline(never)]
+    fn add_xy_degenerate(&mut self, x2: &P::BaseField, y2: &P::BaseField, r: P::BaseField) {
+        if r.is_zero() {
+            *self = Self::double_xy(x2, y2);
+        } else {
+            *self = Self::ZERO;
+        }
+    }
+
+    /// self += p for an affine point (the identity is skipped).
+    #[inline(always)]
+    pub fn add_affine(&mut self, p: &Affine<P>) {
+        if let Some((x, y)) = p.xy() {
+            self.add_xy(&x, &y);
+        }
+    }
+
+    /// self -= p for an affine point (the identity is skipped).
+    #[inline(always)]
+    pub fn sub_affine(&mut self, p: &Affine<P>) {
+        if let Some((x, y)) = p.xy() {
+            self.add_xy(&x, &-y);
+        }
+    }
+
+    /// 2·(x, y) for an affine point (x, y) not the identity (mdbl-2008-s-1).
+    pub fn double_xy(x: &P::BaseField, y: &P::BaseField) -> Self {
+        if y.is_zero() {
+            return Self::ZERO;
+        }
+        let u = y.double();
+        let v = u.square();
+        let w = u * v;
+        let s = *x * v;
+        let xx = x.square();
+        let m = xx.double() + xx + P::COEFF_A;
+        let x3 = m.square() - s.double();
+        let y3 = m * (s - x3) - w * y;
+        Xyzz {
+            x: x3,
+            y: y3,
+            zz: v,
+            zzz: w,
+        }
+    }
+
+    /// self = 2·self (dbl-2008-s-1).
+    pub fn double_in_place(&mut self) {
+        if self.is_zero() || self.y.is_zero() {
+            *self = Self::ZERO;
+            return;
+        }
+        let u = self.y.double();
+        let v = u.square();
+        let w = u * v;
+        let s = self.x * v;
+        let xx = self.x.square();
+        let mut m = xx.double() + xx;
+        if !P::COEFF_A.is_zero() {
+            m += P::mul_by_a(self.zz.square());
+        }
+        let x3 = m.square() - s.double();
+        self.y = m * (s - x3) - w * self.y;
+        self.x = x3;
+        self.zz *= v;
+        self.zzz *= w;
+    }
+
+    /// self += other (add-2008-s).
+    #[inline]
+    pub fn add_assign(&mut self, other: &Self) {
+        if other.is_zero() {
+            return;
+        }
+        if self.is_zero() {
+            *self = *other;
+            return;
+        }
+        let u1 = self.x * other.zz;
+        let u2 = other.x * self.zz;
+        let s1 = self.y * other.zzz;
+        let s2 = other.y * self.zzz;
+        let p = u2 - u1;
+        let r = s2 - s1;
+        if p.is_zero() {
+            if r.is_zero() {
+                self.double_in_place();
+            } else {
+                *self = Self::ZERO;
+            }
+            return;
+        }
+        let pp = p.square();
+        let ppp = p * pp;
+        let q = u1 * pp;
+        let x3 = r.square() - ppp - q.double();
+        self.y = r * (q - x3) - s1 * ppp;
+        self.x = x3;
+        self.zz = self.zz * other.zz * pp;
+        self.zzz = self.zzz * other.zzz * ppp;
+    }
+
+    /// The same point in arkworks' Jacobian coordinates: (X·ZZ², Y·ZZZ², ZZZ), which is
+    /// valid because ZZZ² = ZZ³.
+    pub fn into_projective(self) -> Projective<P> {
+        if self.is_zero() {
+            return Projective::<P>::zero();
+        }
+        Projective::<P>::new_unchecked(
+            self.x * self.zz.square(),
+            self.y * self.zzz.square(),
+            self.zzz,
+        )
+    }
+}

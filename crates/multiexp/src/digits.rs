@@ -1,0 +1,195 @@
+//! Scalars to signed-digit windows.
+//!
+//! A scalar s < r of b bits is cut into K windows of c bits, from the least significant up.
+//! Window j (all but the top one) becomes the digit d = w_j + carry; if d ≥ 2^(c-1) then
+//! d -= 2^c and the carry into window j+1 is 1, so every such digit lies in
+//! [-2^(c-1), 2^(c-1) - 1] and selects one of 2^(c-1) buckets by |d| (its sign says add or
+//! subtract). The top window absorbs the last carry and is never negative: its digit is at most
+//! `((r - 1) >> c(K-1)) + 1`. K is the smallest count for which that bound fits the bucket range
+//! and an `i16`, so K = ceil(b / c) usually and one more where r's top window is nearly full
+//! (secp256k1 at c = 16, BLS12-381 at c = 5).
+//!
+//! Storage is chunk-major `i16` (all n digits of chunk 0, then chunk 1, ...): 2·n·K bytes,
+//! read sequentially by each chunk task.
+
+use ark_ff::PrimeField;
+
+/// Largest window the digit storage supports (digits must fit an `i16`).
+pub const MAX_WINDOW: u32 = 16;
+
+/// Window `c` applied to scalars below `modulus`: how many chunks and how large the top digit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Windowing {
+    /// Window width c in bits.
+    pub window: u32,
+    /// Number of chunks K.
+    pub chunks: usize,
+    /// Largest digit the top chunk can hold (its bucket count).
+    pub top_max: u32,
+}
+
+impl Windowing {
+    /// The windowing of scalars modulo `modulus` (little-endian limbs) with window `c`
+    /// (1 ≤ c ≤ [`MAX_WINDOW`]).
+    pub fn new(modulus: &[u64], c: u32) -> Self {
+        debug_assert!((1..=MAX_WINDOW).contains(&c));
+        let limit = (1u64 << (c - 1)).min(i16::MAX as u64);
+        // r is an odd prime, so r - 1 only clears bit 0.
+        let mut r_minus_1 = modulus.to_vec();
+        r_minus_1[0] -= 1;
+        let mut chunks = 1usize;
+        loop {
+            let shift = c as usize * (chunks - 1);
+            if let Some(top) = shr_small(&r_minus_1, shift) {
+                if top + 1 <= limit {
+                    return Windowing {
+                        window: c,
+                        chunks,
+                        top_max: (top + 1) as u32,
+                    };
+                }
+            }
+            chunks += 1;
+        }
+    }
+
+    /// Number of buckets chunk `j` needs: 2^(c-1), or the top digit bound for the top chunk.
+    pub fn buckets(&self, chunk: usize) -> usize {
+        if chunk + 1 == self.chunks {
+            self.top_max as usize
+        } else {
+            1usize << (self.window - 1)
+        }
+    }
+}
+
+/// `value >> shift` if it fits a u64, else `None`.
+fn shr_small(limbs: &[u64], shift: usize) -> Option<u64> {
+    let (word, bit) = (shift / 64, shift % 64);
+    if word >= limbs.len() {
+        return Some(0);
+    }
+    if limbs[word + 1..].iter().skip(1).any(|&l| l != 0) {
+        return None;
+    }
+    let lo = limbs[word] >> bit;
+    let hi = limbs.get(word + 1).copied().unwrap_or(0);
+    if bit == 0 {
+        return if hi == 0 { Some(lo) } else { None };
+    }
+    if hi >> bit != 0 {
+        return None;
+    }
+    Some(lo | (hi << (64 - bit)))
+}
+
+/// The signed digits of n scalars for one windowing, chunk-major.
+#[derive(Clone, Debug)]
+pub struct Digits {
+    windowing: Windowing,
+    n: usize,
+    data: Vec<i16>,
+}
+
+impl Digits {
+    /// Zero-filled storage for n scalars.
+    pub fn zeroed(windowing: Windowing, n: usize) -> Self {
+        Digits {
+            windowing,
+            n,
+            data: vec![0; n * windowing.chunks],
+        }
+    }
+
+    /// The windowing these digits were cut with.
+    pub fn windowing(&self) -> Windowing {
+        self.windowing
+    }
+
+    /// Number of scalars.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// Whether there are no scalars.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// All n digits of chunk `j`.
+    pub fn chunk(&self, j: usize) -> &[i16] {
+        &self.data[j * self.n..(j + 1) * self.n]
+    }
+
+    /// Splits the storage into per-range writers: for each range in `ranges` (consecutive,
+    /// covering 0..n), one list of K mutable slices, one per chunk.
+    pub fn writers(&mut self, bounds: &[usize]) -> Vec<Vec<&mut [i16]>> {
+        let parts = bounds.len().saturating_sub(1);
+        let mut out: Vec<Vec<&mut [i16]>> = (0..parts).map(|_| Vec::new()).collect();
+        if self.n == 0 {
+            return out;
+        }
+        for chunk in self.data.chunks_mut(self.n) {
+            let mut rest = chunk;
+            for (p, w) in bounds.windows(2).enumerate() {
+                let (head, tail) = rest.split_at_mut(w[1] - w[0]);
+                out[p].push(head);
+                rest = tail;
+            }
+        }
+        out
+    }
+}
+
+/// Writes the digits of `scalars` into `out`, one slice per chunk, each as long as `scalars`.
+pub fn decompose_into<F: PrimeField>(scalars: &[F], windowing: Windowing, out: &mut [&mut [i16]]) {
+    let c = windowing.window;
+    let k = windowing.chunks;
+    let half = 1i32 << (c - 1);
+    let full = 1i32 << c;
+    let mask = (1u64 << c) - 1;
+    for (i, s) in scalars.iter().enumerate() {
+        let big = s.into_bigint();
+        let limbs = big.as_ref();
+        let mut carry = 0i32;
+        for (j, dst) in out.iter_mut().enumerate().take(k) {
+            let mut d = window_bits(limbs, j * c as usize, mask) as i32 + carry;
+            carry = 0;
+            if d >= half && j + 1 < k {
+                d -= full;
+                carry = 1;
+            }
+            dst[i] = d as i16;
+        }
+    }
+}
+
+/// Bits [bit, bit + c) of a little-endian limb array, masked by `mask` = 2^c - 1.
+#[inline(always)]
+fn window_bits(limbs: &[u64], bit: usize, mask: u64) -> u64 {
+    let (word, off) = (bit / 64, bit % 64);
+    if word >= limbs.len() {
+        return 0;
+    }
+    let mut w = limbs[word] >> off;
+    if off != 0 && word + 1 < limbs.len() {
+        w |= limbs[word + 1] << (64 - off);
+    }
+    w & mask
+}
+
+/// The scalar a digit vector stands for, Σ d_j·2^(cj) mod r: the inverse of
+/// [`decompose_into`], for tests.
+pub fn recompose<F: PrimeField>(digits: &[i16], c: u32) -> F {
+    let base = F::from(2u64).pow([c as u64]);
+    let mut acc = F::zero();
+    for &d in digits.iter().rev() {
+        acc *= base;
+        if d >= 0 {
+            acc += F::from(d as u64);
+        } else {
+            acc -= F::from((-(d as i32)) as u64);
+        }
+    }
+    acc
+}

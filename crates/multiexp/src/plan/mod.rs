@@ -1,0 +1,13 @@
+//! Planning an MSM: the cost model, the makespan of a task list, the profile of weights, and
+//! the planner that chooses the window, the processor and the split.
+
+pub mod cost;
+pub mod makespan;
+pub mod planner;
+pub mod profile;
+
+pub use planner::{
+    ChunkTask, Plan, PlanOptions, PlanReport, Planner, SplitKind, SplitPolicy, DEFAULT_MARGIN,
+    MIN_WINDOW,
+};
+pub use profile::{Profile, Weights};

@@ -1,0 +1,165 @@
+//! Generic test bodies, instantiated once per curve/group by `tests/msm.rs`.
+
+#![allow(dead_code)]
+
+use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
+use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
+use ark_ff::{AdditiveGroup, BigInteger, Field, PrimeField, Zero};
+use multiexp::{msm_with, Config, SplitPolicy};
+
+/// Σ s_i·P_i by plain double-and-add, one scalar at a time.
+pub fn naive<P: SWCurveConfig>(points: &[Affine<P>], scalars: &[P::ScalarField]) -> Projective<P> {
+    let mut acc = Projective::<P>::zero();
+    for (p, s) in points.iter().zip(scalars) {
+        let bits = s.into_bigint().to_bits_be();
+        let mut r = Projective::<P>::zero();
+        for b in bits {
+            r.double_in_place();
+            if b {
+                r += p;
+            }
+        }
+        acc += r;
+    }
+    acc
+}
+
+/// arkworks' own MSM.
+pub fn arkworks<P: SWCurveConfig>(points: &[Affine<P>], scalars: &[P::ScalarField]) -> Projective<P> {
+    <Projective<P> as VariableBaseMSM>::msm(points, scalars).expect("equal lengths")
+}
+
+pub fn inputs<P: SWCurveConfig>(n: usize, seed: u64) -> (Vec<Affine<P>>, Vec<P::ScalarField>) {
+    (
+        multiexp::sample::points::<P>(n, seed),
+        multiexp::sample::scalars::<P::ScalarField>(n, seed),
+    )
+}
+
+pub fn config(threads: usize, window: Option<u32>, split: SplitPolicy) -> Config {
+    Config {
+        threads: Some(threads),
+        oversubscribe: true,
+        window,
+        split,
+        ..Config::default()
+    }
+}
+
+pub fn run<P: SWCurveConfig>(
+    points: &[Affine<P>],
+    scalars: &[P::ScalarField],
+    cfg: &Config,
+) -> Projective<P> {
+    msm_with(points, scalars, cfg).expect("valid input")
+}
+
+/// n in {0, 1, 2, 3, 7, 64, 1000, 5000}: planner's choice = naive = arkworks.
+pub fn random_inputs_match_naive_and_arkworks<P: SWCurveConfig>() {
+    for (i, n) in [0usize, 1, 2, 3, 7, 64, 1000, 5000].into_iter().enumerate() {
+        let (points, scalars) = inputs::<P>(n, 100 + i as u64);
+        let expected = naive(&points, &scalars);
+        assert_eq!(arkworks(&points, &scalars), expected, "arkworks vs naive, n = {n}");
+        assert_eq!(multiexp::msm(&points, &scalars).unwrap(), expected, "n = {n}");
+    }
+}
+
+/// Every window c in 1..=16, unsplit and split, on 2 workers.
+pub fn every_window_matches_naive<P: SWCurveConfig>() {
+    let (points, scalars) = inputs::<P>(150, 7);
+    let expected = naive(&points, &scalars);
+    for c in 1..=16 {
+        for split in [SplitPolicy::Never, SplitPolicy::Parts(3)] {
+            let got = run(&points, &scalars, &config(2, Some(c), split));
+            assert_eq!(got, expected, "window {c}, split {split:?}");
+        }
+    }
+}
+
+/// Threads 1, 2, 3 and 8, each with the planner's split, no split and forced splits.
+pub fn every_thread_count_and_split_matches_naive<P: SWCurveConfig>() {
+    let (points, scalars) = inputs::<P>(1000, 11);
+    let expected = naive(&points, &scalars);
+    for threads in [1, 2, 3, 8] {
+        for split in [
+            SplitPolicy::Auto,
+            SplitPolicy::Never,
+            SplitPolicy::Parts(2),
+            SplitPolicy::Parts(5),
+        ] {
+            let got = run(&points, &scalars, &config(threads, None, split));
+            assert_eq!(got, expected, "threads {threads}, split {split:?}");
+        }
+    }
+}
+
+/// Zero scalars, r - 1, points at infinity, repeated points, P and -P, n = 1.
+pub fn edge_cases_match_naive<P: SWCurveConfig>() {
+    let (points, scalars) = inputs::<P>(200, 23);
+    let zero = P::ScalarField::ZERO;
+    let minus_one = -P::ScalarField::ONE;
+    let g = P::GENERATOR;
+    let mut cases: Vec<(&str, Vec<Affine<P>>, Vec<P::ScalarField>)> = vec![
+        ("all-zero scalars", points.clone(), vec![zero; 200]),
+        ("every scalar r-1", points.clone(), vec![minus_one; 200]),
+        ("n = 1", points[..1].to_vec(), scalars[..1].to_vec()),
+        ("n = 1, scalar 1", vec![g], vec![P::ScalarField::ONE]),
+        ("n = 1, scalar r-1", vec![g], vec![minus_one]),
+        ("one point repeated, one scalar", vec![g; 200], vec![scalars[0]; 200]),
+        ("one point repeated", vec![points[3]; 200], scalars.clone()),
+        ("all points at infinity", vec![Affine::<P>::zero(); 200], scalars.clone()),
+    ];
+    // Points at infinity among the inputs.
+    let mut with_inf = points.clone();
+    for i in (0..200).step_by(7) {
+        with_inf[i] = Affine::<P>::zero();
+    }
+    cases.push(("points at infinity among inputs", with_inf, scalars.clone()));
+    // P and -P with the same scalar cancel in every bucket; with other scalars they do not.
+    let mut pm = Vec::new();
+    let mut pm_scalars = Vec::new();
+    for i in 0..100 {
+        pm.push(points[i]);
+        pm.push(-points[i]);
+        pm_scalars.push(scalars[i]);
+        pm_scalars.push(scalars[i]);
+    }
+    cases.push(("P and -P, same scalar", pm.clone(), pm_scalars.clone()));
+    for i in (0..200).step_by(2) {
+        pm_scalars[i] = scalars[i];
+        pm_scalars[i + 1] = scalars[199 - i];
+    }
+    cases.push(("P and -P, other scalars", pm, pm_scalars));
+    // Scalars s and -s on one point: every digit pair meets in the same bucket with both signs.
+    let mut ss = Vec::new();
+    for i in 0..100 {
+        ss.push(scalars[i]);
+        ss.push(-scalars[i]);
+    }
+    cases.push(("s and -s on one point", vec![points[5]; 200], ss));
+    for (name, pts, scs) in &cases {
+        let expected = naive(pts, scs);
+        for threads in [1, 3] {
+            for window in [None, Some(1), Some(4), Some(9), Some(16)] {
+                for split in [SplitPolicy::Never, SplitPolicy::Parts(2)] {
+                    let got = run(pts, scs, &config(threads, window, split));
+                    assert_eq!(
+                        got.into_affine(),
+                        expected.into_affine(),
+                        "{name}: threads {threads}, window {window:?}, split {split:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Length mismatches are errors, never panics or truncation.
+pub fn length_mismatch_is_an_error<P: SWCurveConfig>() {
+    let (points, scalars) = inputs::<P>(5, 1);
+    let err = multiexp::msm(&points, &scalars[..4]).unwrap_err();
+    assert_eq!(err, multiexp::Error::LengthMismatch { points: 5, scalars: 4 });
+    let err = multiexp::msm::<P>(&[], &scalars[..1]).unwrap_err();
+    assert_eq!(err, multiexp::Error::LengthMismatch { points: 0, scalars: 1 });
+    let _ = points[0].is_zero();
+}

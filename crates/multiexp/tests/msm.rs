@@ -1,0 +1,45 @@
+//! The MSM test matrix: one line per curve/group, generic bodies in `common`.
+
+mod common;
+
+macro_rules! msm_tests {
+    ($($name:ident => $config:ty;)*) => {$(
+        mod $name {
+            type C = $config;
+            #[test]
+            fn random_inputs_match_naive_and_arkworks() {
+                super::common::random_inputs_match_naive_and_arkworks::<C>();
+            }
+            #[test]
+            fn every_window_matches_naive() {
+                super::common::every_window_matches_naive::<C>();
+            }
+            #[test]
+            fn every_thread_count_and_split_matches_naive() {
+                super::common::every_thread_count_and_split_matches_naive::<C>();
+            }
+            #[test]
+            fn edge_cases_match_naive() {
+                super::common::edge_cases_match_naive::<C>();
+            }
+            #[test]
+            fn length_mismatch_is_an_error() {
+                super::common::length_mismatch_is_an_error::<C>();
+            }
+        }
+    )*};
+}
+
+msm_tests! {
+    bn254_g1 => ark_bn254::g1::Config;
+    bn254_g2 => ark_bn254::g2::Config;
+    bls12_381_g1 => ark_bls12_381::g1::Config;
+    bls12_381_g2 => ark_bls12_381::g2::Config;
+    bls12_377_g1 => ark_bls12_377::g1::Config;
+    bls12_377_g2 => ark_bls12_377::g2::Config;
+    bw6_761_g1 => ark_bw6_761::g1::Config;
+    bw6_761_g2 => ark_bw6_761::g2::Config;
+    grumpkin_g1 => ark_grumpkin::GrumpkinConfig;
+    secp256k1_g1 => ark_secp256k1::Config;
+    secp256r1_g1 => ark_secp256r1::Config;
+}
