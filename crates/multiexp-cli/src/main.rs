@@ -1,1 +1,50 @@
-fn main(){}
+//! `multiexp`: multi-scalar multiplication on the command line.
+
+mod cmd;
+mod common;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Fast, explainable multi-scalar multiplication (MSM) over the gnark-crypto curves.
+#[derive(Parser, Debug)]
+#[command(name = "multiexp", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the curve catalogue.
+    Curves(cmd::curves::Args),
+    /// Compute one MSM on deterministic random inputs.
+    Msm(cmd::msm::Args),
+    /// Benchmark multiexp against arkworks, or plan variants against each other.
+    Bench(cmd::bench::Args),
+    /// Show the planner's candidates and choice for one MSM size.
+    Plan(cmd::plan::Args),
+}
+
+fn main() -> ExitCode {
+    if let Err(message) = common::check_cpu() {
+        eprintln!("error: {message}");
+        return ExitCode::from(3);
+    }
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => cmd::demo::run(),
+        Some(Command::Curves(a)) => cmd::curves::run(a),
+        Some(Command::Msm(a)) => cmd::msm::run(a),
+        Some(Command::Bench(a)) => cmd::bench::run(a),
+        Some(Command::Plan(a)) => cmd::plan::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

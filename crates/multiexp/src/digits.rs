@@ -41,7 +41,7 @@ impl Windowing {
         loop {
             let shift = c as usize * (chunks - 1);
             if let Some(top) = shr_small(&r_minus_1, shift) {
-                if top + 1 <= limit {
+                if top < limit {
                     return Windowing {
                         window: c,
                         chunks,
@@ -192,4 +192,66 @@ pub fn recompose<F: PrimeField>(digits: &[i16], c: u32) -> F {
         }
     }
     acc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ark_ff::{BigInteger, UniformRand};
+
+    fn digits_of<F: PrimeField>(s: F, w: Windowing) -> Vec<i16> {
+        let mut store = vec![vec![0i16; 1]; w.chunks];
+        let mut out: Vec<&mut [i16]> = store.iter_mut().map(|v| v.as_mut_slice()).collect();
+        decompose_into(&[s], w, &mut out);
+        store.into_iter().map(|v| v[0]).collect()
+    }
+
+    fn check_field<F: PrimeField>() {
+        let modulus = F::MODULUS;
+        let mut rng = ark_std::test_rng();
+        let mut samples = vec![F::zero(), F::one(), -F::one(), F::from(2u64).pow([100])];
+        samples.extend((0..40).map(|_| F::rand(&mut rng)));
+        for c in 1..=MAX_WINDOW {
+            let w = Windowing::new(modulus.as_ref(), c);
+            assert!(w.top_max as u64 <= 1 << (c - 1) && w.top_max <= i16::MAX as u32);
+            assert!(w.chunks as u32 * c >= F::MODULUS_BIT_SIZE);
+            for &s in &samples {
+                let d = digits_of(s, w);
+                let half = 1i32 << (c - 1);
+                for (j, &x) in d.iter().enumerate() {
+                    if j + 1 < w.chunks {
+                        assert!((-half..half).contains(&(x as i32)), "c={c} j={j} d={x}");
+                    } else {
+                        assert!((0..=w.top_max as i32).contains(&(x as i32)));
+                    }
+                }
+                assert_eq!(recompose::<F>(&d, c), s, "c={c}");
+            }
+        }
+        assert!(modulus.num_bits() > 0);
+    }
+
+    #[test]
+    fn digits_recompose_to_the_scalar_for_every_window() {
+        check_field::<ark_bn254::Fr>();
+        check_field::<ark_bls12_381::Fr>();
+        check_field::<ark_secp256k1::Fr>();
+        check_field::<ark_bw6_761::Fr>();
+    }
+
+    #[test]
+    fn chunk_counts_follow_the_top_window() {
+        let k = |m: &[u64], c| Windowing::new(m, c).chunks;
+        let bn = ark_bn254::Fr::MODULUS;
+        let bls = ark_bls12_381::Fr::MODULUS;
+        let secp = ark_secp256k1::Fr::MODULUS;
+        assert_eq!(k(bn.as_ref(), 16), 16);
+        assert_eq!(k(bls.as_ref(), 16), 16);
+        // r's top 16 bits are all ones: the top carry needs a chunk of its own.
+        assert_eq!(k(secp.as_ref(), 16), 17);
+        assert_eq!(Windowing::new(secp.as_ref(), 16).top_max, 1);
+        // BLS12-381 at c = 5: 255 = 51·5 but r's top window is 28 > 16.
+        assert_eq!(k(bls.as_ref(), 5), 52);
+        assert_eq!(k(bn.as_ref(), 1), 255);
+    }
 }

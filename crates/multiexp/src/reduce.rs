@@ -11,14 +11,43 @@ use ark_ff::{AdditiveGroup, Zero};
 use crate::bucket::Xyzz;
 
 /// Σ_b (b+1)·buckets[b], by a running sum from the top bucket down.
+///
+/// A run of g empty buckets leaves the running sum unchanged for g steps, so its g additions
+/// into the total are one addition of g·running (a short double-and-add). Dense buckets cost
+/// the plain 2 additions each; sparse ones (few points, large window) far fewer.
 pub fn running_sum<P: SWCurveConfig>(buckets: &[Xyzz<P>]) -> Xyzz<P> {
     let mut running = Xyzz::<P>::ZERO;
     let mut acc = Xyzz::<P>::ZERO;
+    // Steps since the last non-empty bucket whose `acc += running` is still owed.
+    let mut pending = 0u64;
     for b in buckets.iter().rev() {
+        if b.is_zero() {
+            pending += 1;
+            continue;
+        }
+        add_multiple(&mut acc, &running, pending);
         running.add_assign(b);
-        acc.add_assign(&running);
+        pending = 1;
     }
+    add_multiple(&mut acc, &running, pending);
     acc
+}
+
+/// acc += k·p.
+#[inline(always)]
+fn add_multiple<P: SWCurveConfig>(acc: &mut Xyzz<P>, p: &Xyzz<P>, k: u64) {
+    if k == 1 {
+        acc.add_assign(p);
+    } else if k > 1 && !p.is_zero() {
+        let mut t = *p;
+        for i in (0..63 - k.leading_zeros()).rev() {
+            t.double_in_place();
+            if (k >> i) & 1 == 1 {
+                t.add_assign(p);
+            }
+        }
+        acc.add_assign(&t);
+    }
 }
 
 /// Σ_j 2^(c·j)·chunk_sums[j] by Horner's rule from the top chunk down.

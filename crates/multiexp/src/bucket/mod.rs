@@ -66,7 +66,11 @@ impl<P: SWCurveConfig> BucketSet<P> {
 }
 
 /// The XYZZ accumulation loop.
-fn accumulate_xyzz<P: SWCurveConfig>(buckets: &mut [Xyzz<P>], points: &[Affine<P>], digits: &[i16]) {
+fn accumulate_xyzz<P: SWCurveConfig>(
+    buckets: &mut [Xyzz<P>],
+    points: &[Affine<P>],
+    digits: &[i16],
+) {
     for (p, &d) in points.iter().zip(digits) {
         if d > 0 {
             buckets[(d - 1) as usize].add_affine(p);

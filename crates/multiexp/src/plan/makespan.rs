@@ -71,3 +71,25 @@ pub fn fluid(costs: &[f64], p: usize) -> f64 {
     let max = costs.iter().cloned().fold(0.0, f64::max);
     (sum / p.max(1) as f64).max(max)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lpt_assigns_longest_first_to_the_least_loaded_worker() {
+        let s = lpt(&[3.0, 5.0, 2.0, 5.0, 1.0], 2);
+        assert_eq!(s.workers, vec![vec![1, 0], vec![3, 2, 4]]);
+        assert_eq!(s.loads, vec![8.0, 8.0]);
+        assert_eq!(s.makespan, 8.0);
+        assert_eq!(lpt_makespan(&[3.0, 5.0, 2.0, 5.0, 1.0], 2), 8.0);
+    }
+
+    #[test]
+    fn a_partial_wave_costs_a_full_task_under_lpt_but_pro_rata_when_fluid() {
+        let tasks = vec![1.0; 12];
+        assert_eq!(lpt_makespan(&tasks, 8), 2.0);
+        assert_eq!(fluid(&tasks, 8), 1.5);
+        assert_eq!(fluid(&[4.0, 1.0], 8), 4.0);
+    }
+}

@@ -199,9 +199,7 @@ impl Planner {
             Some(c) => c..=c,
             None => MIN_WINDOW..=MAX_WINDOW,
         };
-        let windowings = windows
-            .map(|c| Windowing::new(spec.modulus(), c))
-            .collect();
+        let windowings = windows.map(|c| Windowing::new(spec.modulus(), c)).collect();
         Ok(Planner {
             model: CostModel::new(weights),
             windowings,
@@ -283,7 +281,7 @@ impl Planner {
                     for k in 2..=workers.div_ceil(k_chunks).min(n) {
                         out.push(self.price(w, n, workers, vec![k; k_chunks], SplitKind::Whole(k)));
                     }
-                } else if k_chunks % workers != 0 {
+                } else if !k_chunks.is_multiple_of(workers) {
                     let r = k_chunks % workers;
                     let unsplit_costs: Vec<f64> = (0..k_chunks)
                         .map(|j| self.model.task(w, j, n as f64, self.processor(w, j, n)))
@@ -300,7 +298,10 @@ impl Planner {
                             n,
                             workers,
                             parts,
-                            SplitKind::Tail { chunks: r, parts: k },
+                            SplitKind::Tail {
+                                chunks: r,
+                                parts: k,
+                            },
                         ));
                     }
                 }
@@ -403,7 +404,7 @@ impl Planner {
 fn unsplit_why(p: &Plan, workers: usize) -> String {
     let k = p.chunks();
     if k >= workers {
-        if k % workers == 0 {
+        if k.is_multiple_of(workers) {
             format!(
                 "c={} gives K={} chunks ≥ P={} workers in full waves, so every core is busy \
                  and a split would only add bucket reductions",

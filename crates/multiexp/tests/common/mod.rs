@@ -25,7 +25,10 @@ pub fn naive<P: SWCurveConfig>(points: &[Affine<P>], scalars: &[P::ScalarField])
 }
 
 /// arkworks' own MSM.
-pub fn arkworks<P: SWCurveConfig>(points: &[Affine<P>], scalars: &[P::ScalarField]) -> Projective<P> {
+pub fn arkworks<P: SWCurveConfig>(
+    points: &[Affine<P>],
+    scalars: &[P::ScalarField],
+) -> Projective<P> {
     <Projective<P> as VariableBaseMSM>::msm(points, scalars).expect("equal lengths")
 }
 
@@ -59,8 +62,16 @@ pub fn random_inputs_match_naive_and_arkworks<P: SWCurveConfig>() {
     for (i, n) in [0usize, 1, 2, 3, 7, 64, 1000, 5000].into_iter().enumerate() {
         let (points, scalars) = inputs::<P>(n, 100 + i as u64);
         let expected = naive(&points, &scalars);
-        assert_eq!(arkworks(&points, &scalars), expected, "arkworks vs naive, n = {n}");
-        assert_eq!(multiexp::msm(&points, &scalars).unwrap(), expected, "n = {n}");
+        assert_eq!(
+            arkworks(&points, &scalars),
+            expected,
+            "arkworks vs naive, n = {n}"
+        );
+        assert_eq!(
+            multiexp::msm(&points, &scalars).unwrap(),
+            expected,
+            "n = {n}"
+        );
     }
 }
 
@@ -93,21 +104,36 @@ pub fn every_thread_count_and_split_matches_naive<P: SWCurveConfig>() {
     }
 }
 
+/// A named input set.
+type Case<P> = (
+    &'static str,
+    Vec<Affine<P>>,
+    Vec<<P as ark_ec::CurveConfig>::ScalarField>,
+);
+
 /// Zero scalars, r - 1, points at infinity, repeated points, P and -P, n = 1.
 pub fn edge_cases_match_naive<P: SWCurveConfig>() {
     let (points, scalars) = inputs::<P>(200, 23);
     let zero = P::ScalarField::ZERO;
     let minus_one = -P::ScalarField::ONE;
     let g = P::GENERATOR;
-    let mut cases: Vec<(&str, Vec<Affine<P>>, Vec<P::ScalarField>)> = vec![
+    let mut cases: Vec<Case<P>> = vec![
         ("all-zero scalars", points.clone(), vec![zero; 200]),
         ("every scalar r-1", points.clone(), vec![minus_one; 200]),
         ("n = 1", points[..1].to_vec(), scalars[..1].to_vec()),
         ("n = 1, scalar 1", vec![g], vec![P::ScalarField::ONE]),
         ("n = 1, scalar r-1", vec![g], vec![minus_one]),
-        ("one point repeated, one scalar", vec![g; 200], vec![scalars[0]; 200]),
+        (
+            "one point repeated, one scalar",
+            vec![g; 200],
+            vec![scalars[0]; 200],
+        ),
         ("one point repeated", vec![points[3]; 200], scalars.clone()),
-        ("all points at infinity", vec![Affine::<P>::zero(); 200], scalars.clone()),
+        (
+            "all points at infinity",
+            vec![Affine::<P>::zero(); 200],
+            scalars.clone(),
+        ),
     ];
     // Points at infinity among the inputs.
     let mut with_inf = points.clone();
@@ -132,9 +158,9 @@ pub fn edge_cases_match_naive<P: SWCurveConfig>() {
     cases.push(("P and -P, other scalars", pm, pm_scalars));
     // Scalars s and -s on one point: every digit pair meets in the same bucket with both signs.
     let mut ss = Vec::new();
-    for i in 0..100 {
-        ss.push(scalars[i]);
-        ss.push(-scalars[i]);
+    for s in &scalars[..100] {
+        ss.push(*s);
+        ss.push(-*s);
     }
     cases.push(("s and -s on one point", vec![points[5]; 200], ss));
     for (name, pts, scs) in &cases {
@@ -158,8 +184,20 @@ pub fn edge_cases_match_naive<P: SWCurveConfig>() {
 pub fn length_mismatch_is_an_error<P: SWCurveConfig>() {
     let (points, scalars) = inputs::<P>(5, 1);
     let err = multiexp::msm(&points, &scalars[..4]).unwrap_err();
-    assert_eq!(err, multiexp::Error::LengthMismatch { points: 5, scalars: 4 });
+    assert_eq!(
+        err,
+        multiexp::Error::LengthMismatch {
+            points: 5,
+            scalars: 4
+        }
+    );
     let err = multiexp::msm::<P>(&[], &scalars[..1]).unwrap_err();
-    assert_eq!(err, multiexp::Error::LengthMismatch { points: 0, scalars: 1 });
+    assert_eq!(
+        err,
+        multiexp::Error::LengthMismatch {
+            points: 0,
+            scalars: 1
+        }
+    );
     let _ = points[0].is_zero();
 }

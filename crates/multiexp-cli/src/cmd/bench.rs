@@ -1,0 +1,204 @@
+//! `multiexp bench`: honest timings. Every contender gets the same inputs; contenders run
+//! interleaved rep by rep (A B A B ...) after one warm-up each; min and median are reported
+//! and ratios come from medians of the same run.
+//!
+//! - default: multiexp (planner's choice) against arkworks' `VariableBaseMSM::msm`, both on
+//!   the same number of threads, with a check that the results agree;
+//! - `--compare auto,never,parts2`: plan variants of multiexp against each other.
+
+use ark_ec::short_weierstrass::{Projective, SWCurveConfig};
+use ark_ec::VariableBaseMSM;
+use clap::Parser;
+use multiexp::curves::{CurveSpec, CurveVisitor};
+use multiexp::{Config, SplitPolicy};
+use serde_json::json;
+
+use crate::common::{interleave, parse_size, parse_split, split_name, Contender, Format, Stats};
+
+/// Arguments of `multiexp bench`.
+#[derive(Parser, Debug, Clone)]
+pub struct Args {
+    /// Curve/group, e.g. bn254-g1.
+    #[arg(long, default_value = "bn254-g1")]
+    pub curve: String,
+    /// Number of points, e.g. 1048576 or 2^20; a comma-separated list runs each size.
+    #[arg(long, value_delimiter = ',', value_parser = parse_size, default_value = "65536")]
+    pub n: Vec<usize>,
+    /// Worker threads for every contender (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Timed repetitions per contender (after one warm-up).
+    #[arg(long, default_value_t = 5)]
+    pub reps: usize,
+    /// Seed of the random inputs.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Compare multiexp plan variants instead: auto, never, partsK.
+    #[arg(long, value_delimiter = ',', value_parser = parse_split)]
+    pub compare: Option<Vec<SplitPolicy>>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+struct BenchRun(Args);
+
+impl CurveVisitor for BenchRun {
+    type Output = anyhow::Result<()>;
+
+    fn visit<P: SWCurveConfig>(self, spec: &CurveSpec) -> anyhow::Result<()> {
+        let args = self.0;
+        let threads = args.threads.unwrap_or_else(multiexp::exec::available_cores);
+        let mut json_rows = Vec::new();
+        for &n in &args.n {
+            let points = multiexp::sample::points::<P>(n, args.seed);
+            let scalars = multiexp::sample::scalars::<P::ScalarField>(n, args.seed);
+            let config = |split| Config {
+                threads: Some(threads),
+                split,
+                ..Config::default()
+            };
+            match &args.compare {
+                Some(variants) => {
+                    let contenders = variants
+                        .iter()
+                        .map(|&split| {
+                            let cfg = config(split);
+                            let (points, scalars) = (&points, &scalars);
+                            Contender {
+                                name: split_name(split),
+                                run: Box::new(move || {
+                                    multiexp::msm_with(points, scalars, &cfg)
+                                        .map_err(|e| e.to_string())
+                                }),
+                            }
+                        })
+                        .collect();
+                    let timed = interleave(args.reps, contenders);
+                    let agree = agree(timed.iter().map(|t| &t.result))?;
+                    let stats: Vec<Stats> = timed.iter().map(|t| Stats::of(&t.samples)).collect();
+                    let best = stats.iter().map(|s| s.median).fold(f64::INFINITY, f64::min);
+                    let plans: Vec<String> = variants
+                        .iter()
+                        .map(|&split| {
+                            multiexp::plan_for::<P>(n, &config(split))
+                                .map(|r| r.chosen.describe())
+                                .unwrap_or_default()
+                        })
+                        .collect();
+                    if args.format == Format::Table {
+                        println!(
+                            "{} n={} threads={} reps={} (interleaved; ratio = median / best median)",
+                            spec.name, n, threads, args.reps
+                        );
+                        println!(
+                            "{:<8} {:>11} {:>11} {:>8}  plan",
+                            "variant", "min ms", "median ms", "ratio"
+                        );
+                    }
+                    for ((t, s), plan) in timed.iter().zip(&stats).zip(&plans) {
+                        let ratio = s.median / best;
+                        match args.format {
+                            Format::Json => json_rows.push(json!({
+                                "variant": t.name, "n": n, "threads": threads, "reps": args.reps,
+                                "min_ms": s.min, "median_ms": s.median, "ratio_to_best": ratio,
+                                "plan": plan, "agree": agree,
+                            })),
+                            Format::Table => println!(
+                                "{:<8} {:>11.3} {:>11.3} {:>8.3}  {}",
+                                t.name, s.min, s.median, ratio, plan
+                            ),
+                        }
+                    }
+                    if args.format == Format::Table {
+                        println!("results agree: {agree}\n");
+                    }
+                }
+                None => {
+                    let cfg = config(SplitPolicy::Auto);
+                    let pool = rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()?;
+                    let (pts, scs) = (&points, &scalars);
+                    let contenders: Vec<Contender<'_, Result<Projective<P>, String>>> = vec![
+                        Contender {
+                            name: "multiexp".into(),
+                            run: Box::new(move || {
+                                multiexp::msm_with(pts, scs, &cfg).map_err(|e| e.to_string())
+                            }),
+                        },
+                        Contender {
+                            name: "arkworks".into(),
+                            run: Box::new(move || {
+                                pool.install(|| {
+                                    <Projective<P> as VariableBaseMSM>::msm(pts, scs)
+                                        .map_err(|e| format!("arkworks: length mismatch at {e}"))
+                                })
+                            }),
+                        },
+                    ];
+                    let timed = interleave(args.reps, contenders);
+                    let agree = agree(timed.iter().map(|t| &t.result))?;
+                    let stats: Vec<Stats> = timed.iter().map(|t| Stats::of(&t.samples)).collect();
+                    let ours = stats[0].median;
+                    if args.format == Format::Table {
+                        println!(
+                            "{} n={} threads={} reps={} (interleaved; ratio = multiexp median / median)",
+                            spec.name, n, threads, args.reps
+                        );
+                        println!(
+                            "{:<10} {:>11} {:>11} {:>8}",
+                            "library", "min ms", "median ms", "ratio"
+                        );
+                    }
+                    for (t, s) in timed.iter().zip(&stats) {
+                        let ratio = ours / s.median;
+                        match args.format {
+                            Format::Json => json_rows.push(json!({
+                                "name": t.name, "n": n, "threads": threads, "reps": args.reps,
+                                "min_ms": s.min, "median_ms": s.median, "ratio": ratio,
+                                "agree": agree,
+                            })),
+                            Format::Table => println!(
+                                "{:<10} {:>11.3} {:>11.3} {:>8.3}",
+                                t.name, s.min, s.median, ratio
+                            ),
+                        }
+                    }
+                    if args.format == Format::Table {
+                        println!("results agree: {agree}\n");
+                    }
+                }
+            }
+        }
+        if args.format == Format::Json {
+            println!("{}", serde_json::to_string_pretty(&json_rows)?);
+        }
+        Ok(())
+    }
+}
+
+/// Whether every contender computed the same point; an error if one failed.
+fn agree<'a, P: SWCurveConfig>(
+    mut results: impl Iterator<Item = &'a Result<Projective<P>, String>>,
+) -> anyhow::Result<bool> {
+    let first = match results.next() {
+        Some(Ok(r)) => *r,
+        Some(Err(e)) => anyhow::bail!("{e}"),
+        None => return Ok(true),
+    };
+    let mut same = true;
+    for r in results {
+        match r {
+            Ok(r) => same &= *r == first,
+            Err(e) => anyhow::bail!("{e}"),
+        }
+    }
+    Ok(same)
+}
+
+/// Runs `multiexp bench`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let curve = args.curve.clone();
+    multiexp::curves::visit(&curve, BenchRun(args))?
+}

@@ -1,0 +1,19 @@
+//! `multiexp` with no arguments: a 2^16 BN254 G1 MSM checked against arkworks.
+
+use crate::cmd::bench;
+use crate::common::Format;
+
+/// Runs the demo.
+pub fn run() -> anyhow::Result<()> {
+    println!("multiexp demo: a 2^16-point BN254 G1 MSM, checked against arkworks on the same");
+    println!("inputs and threads, timed interleaved (see `multiexp --help` for more).\n");
+    bench::run(bench::Args {
+        curve: "bn254-g1".into(),
+        n: vec![1 << 16],
+        threads: None,
+        reps: 5,
+        seed: 1,
+        compare: None,
+        format: Format::Table,
+    })
+}

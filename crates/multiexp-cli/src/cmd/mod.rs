@@ -1,0 +1,7 @@
+//! One module per subcommand.
+
+pub mod bench;
+pub mod curves;
+pub mod demo;
+pub mod msm;
+pub mod plan;

@@ -1,0 +1,135 @@
+//! `multiexp plan`: the planner's candidates, its choice, and why.
+
+use ark_ec::short_weierstrass::SWCurveConfig;
+use clap::Parser;
+use multiexp::curves::{CurveSpec, CurveVisitor};
+use multiexp::plan::{Plan, PlanOptions, Planner, Profile, SplitKind, SplitPolicy};
+use serde_json::{json, Value};
+
+use crate::common::{parse_size, parse_split, Format};
+
+/// Arguments of `multiexp plan`.
+#[derive(Parser, Debug, Clone)]
+pub struct Args {
+    /// Curve/group, e.g. bn254-g1.
+    #[arg(long, default_value = "bn254-g1")]
+    pub curve: String,
+    /// Number of points.
+    #[arg(long, value_parser = parse_size)]
+    pub n: usize,
+    /// Worker threads; the planner uses min(threads, available cores).
+    #[arg(long, conflicts_with = "cores")]
+    pub threads: Option<usize>,
+    /// Simulate this many cores (any count, e.g. 64 or 256) without the hardware.
+    #[arg(long)]
+    pub cores: Option<usize>,
+    /// Force the window size.
+    #[arg(long)]
+    pub window: Option<u32>,
+    /// Split policy: auto, never or partsK.
+    #[arg(long, value_parser = parse_split, default_value = "auto")]
+    pub split: SplitPolicy,
+    /// Margin a split must win by, in percent.
+    #[arg(long, default_value_t = 3.0)]
+    pub margin: f64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+/// The JSON shape of one plan.
+pub fn plan_json(p: &Plan) -> Value {
+    let split = match p.split {
+        SplitKind::None => "none".to_string(),
+        SplitKind::Whole(k) => format!("whole({k})"),
+        SplitKind::Tail { chunks, parts } => format!("tail({chunks}x{parts})"),
+    };
+    json!({
+        "window": p.window(),
+        "chunks": p.chunks(),
+        "whole_split": p.whole_split(),
+        "split": split,
+        "parts": p.parts,
+        "work": p.work / 1e6,
+        "makespan": p.makespan / 1e6,
+    })
+}
+
+struct PlanRun(Args);
+
+impl CurveVisitor for PlanRun {
+    type Output = anyhow::Result<()>;
+
+    fn visit<P: SWCurveConfig>(self, spec: &CurveSpec) -> anyhow::Result<()> {
+        let args = self.0;
+        let cores = match args.cores {
+            Some(0) => anyhow::bail!("--cores must be at least 1"),
+            Some(c) => c,
+            None => multiexp::Config {
+                threads: args.threads,
+                ..Default::default()
+            }
+            .workers()?,
+        };
+        let options = PlanOptions {
+            window: args.window,
+            split: args.split,
+            margin: args.margin / 100.0,
+            processor: None,
+        };
+        let profile = Profile::builtin();
+        let planner = Planner::new(spec, profile.weights(spec), options)?;
+        let report = planner.plan(args.n, cores);
+        let chosen = &report.chosen;
+        match args.format {
+            Format::Json => {
+                let out = json!({
+                    "curve": spec.name,
+                    "n": args.n,
+                    "cores": cores,
+                    "unit": "ms",
+                    "chosen": plan_json(chosen),
+                    "candidates": report.candidates.iter().map(plan_json).collect::<Vec<_>>(),
+                    "reason": report.reason,
+                });
+                println!("{}", serde_json::to_string_pretty(&out)?);
+            }
+            Format::Table => {
+                println!(
+                    "{} n={} P={} cores (modeled ms; ratio = makespan / chosen makespan)",
+                    spec.name, args.n, cores
+                );
+                println!(
+                    "  {:>2} {:>4} {:<14} {:>12} {:>12} {:>7}",
+                    "c", "K", "split", "work", "makespan", "ratio"
+                );
+                for p in &report.candidates {
+                    let mark = if p == chosen { "*" } else { " " };
+                    let split = match p.split {
+                        SplitKind::None => "none".to_string(),
+                        SplitKind::Whole(k) => format!("whole {k}"),
+                        SplitKind::Tail { chunks, parts } => format!("tail {chunks}x{parts}"),
+                    };
+                    println!(
+                        "{mark} {:>2} {:>4} {:<14} {:>12.3} {:>12.3} {:>7.3}",
+                        p.window(),
+                        p.chunks(),
+                        split,
+                        p.work / 1e6,
+                        p.makespan / 1e6,
+                        p.makespan / chosen.makespan
+                    );
+                }
+                println!("chosen: {}", chosen.describe());
+                println!("why:    {}", report.reason);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs `multiexp plan`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let curve = args.curve.clone();
+    multiexp::curves::visit(&curve, PlanRun(args))?
+}

@@ -1,0 +1,181 @@
+//! Shared pieces of the CLI: output formats, timing, encodings, the CPU check.
+
+use std::time::Instant;
+
+use ark_serialize::CanonicalSerialize;
+use clap::ValueEnum;
+
+/// Output format of every command.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Human-readable table.
+    #[default]
+    Table,
+    /// JSON for scripts.
+    Json,
+}
+
+/// The binary is built with ADX and BMI2 on x86-64 (`.cargo/config.toml`) so that arkworks'
+/// assembly field multiplication is used; on a CPU without them it would die of an illegal
+/// instruction, so say so first.
+pub fn check_cpu() -> Result<(), String> {
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "adx",
+        target_feature = "bmi2"
+    ))]
+    {
+        if !std::is_x86_feature_detected!("adx") || !std::is_x86_feature_detected!("bmi2") {
+            return Err(
+                "this multiexp binary was built for x86-64 CPUs with ADX and BMI2 \
+                 (see .cargo/config.toml), and this CPU lacks them; rebuild without them: \
+                 RUSTFLAGS=\"-C target-feature=-adx,-bmi2\" cargo build --release"
+                    .to_string(),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Lower-case hex of bytes.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// arkworks' compressed encoding, as hex.
+pub fn compressed_hex<T: CanonicalSerialize>(value: &T) -> String {
+    let mut bytes = Vec::new();
+    value
+        .serialize_compressed(&mut bytes)
+        .expect("writing to a Vec cannot fail");
+    hex(&bytes)
+}
+
+/// Min and median of samples (ms).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stats {
+    /// Smallest sample.
+    pub min: f64,
+    /// Median sample.
+    pub median: f64,
+}
+
+impl Stats {
+    /// The stats of a non-empty sample list.
+    pub fn of(samples: &[f64]) -> Stats {
+        let mut s = samples.to_vec();
+        s.sort_by(f64::total_cmp);
+        let median = if s.is_empty() {
+            f64::NAN
+        } else if s.len() % 2 == 1 {
+            s[s.len() / 2]
+        } else {
+            (s[s.len() / 2 - 1] + s[s.len() / 2]) / 2.0
+        };
+        Stats {
+            min: s.first().copied().unwrap_or(f64::NAN),
+            median,
+        }
+    }
+}
+
+/// One timed contender: a name and a closure that computes its answer.
+pub struct Contender<'a, R> {
+    /// Display name.
+    pub name: String,
+    /// Computes the answer once.
+    pub run: Box<dyn FnMut() -> R + 'a>,
+}
+
+/// The outcome of timing one contender.
+pub struct Timed<R> {
+    /// Display name.
+    pub name: String,
+    /// Every sample, ms.
+    pub samples: Vec<f64>,
+    /// The last answer it computed.
+    pub result: R,
+}
+
+/// Runs every contender once to warm up, then `reps` rounds A B C A B C ..., so that drift of
+/// the machine's speed hits all of them alike.
+pub fn interleave<R>(reps: usize, contenders: Vec<Contender<'_, R>>) -> Vec<Timed<R>> {
+    let mut out: Vec<Timed<R>> = Vec::new();
+    let mut runs = Vec::new();
+    for mut c in contenders {
+        let result = (c.run)();
+        out.push(Timed {
+            name: c.name,
+            samples: Vec::new(),
+            result,
+        });
+        runs.push(c.run);
+    }
+    for _ in 0..reps.max(1) {
+        for (t, run) in out.iter_mut().zip(runs.iter_mut()) {
+            let start = Instant::now();
+            let r = run();
+            t.samples.push(start.elapsed().as_secs_f64() * 1e3);
+            t.result = r;
+        }
+    }
+    out
+}
+
+/// Time one closure, ms.
+pub fn time_ms<R>(f: impl FnOnce() -> R) -> (R, f64) {
+    let start = Instant::now();
+    let r = f();
+    (r, start.elapsed().as_secs_f64() * 1e3)
+}
+
+/// Parses a size such as `65536`, `2^16` or `1<<16`.
+pub fn parse_size(s: &str) -> Result<usize, String> {
+    let s = s.trim();
+    let parsed = if let Some((b, e)) = s.split_once('^') {
+        let b: u32 = b.trim().parse().map_err(|_| format!("bad base in {s:?}"))?;
+        let e: u32 = e
+            .trim()
+            .parse()
+            .map_err(|_| format!("bad exponent in {s:?}"))?;
+        (b as usize).checked_pow(e)
+    } else if let Some((b, e)) = s.split_once("<<") {
+        let b: usize = b
+            .trim()
+            .parse()
+            .map_err(|_| format!("bad value in {s:?}"))?;
+        let e: u32 = e
+            .trim()
+            .parse()
+            .map_err(|_| format!("bad shift in {s:?}"))?;
+        b.checked_shl(e)
+    } else {
+        Some(s.parse().map_err(|_| format!("not a size: {s:?}"))?)
+    };
+    parsed.ok_or_else(|| format!("size {s:?} overflows"))
+}
+
+/// Parses a split policy: `auto`, `never`, or a part count such as `2` or `parts2`.
+pub fn parse_split(s: &str) -> Result<multiexp::SplitPolicy, String> {
+    match s {
+        "auto" => Ok(multiexp::SplitPolicy::Auto),
+        "never" => Ok(multiexp::SplitPolicy::Never),
+        _ => {
+            let k = s.strip_prefix("parts").unwrap_or(s);
+            k.parse::<usize>()
+                .ok()
+                .filter(|&k| k >= 1)
+                .map(multiexp::SplitPolicy::Parts)
+                .ok_or_else(|| format!("split must be auto, never or partsK (K ≥ 1), got {s:?}"))
+        }
+    }
+}
+
+/// The name of a split policy as the CLI spells it.
+pub fn split_name(p: multiexp::SplitPolicy) -> String {
+    match p {
+        multiexp::SplitPolicy::Auto => "auto".into(),
+        multiexp::SplitPolicy::Never => "never".into(),
+        multiexp::SplitPolicy::Parts(k) => format!("parts{k}"),
+    }
+}

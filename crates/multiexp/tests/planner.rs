@@ -1,0 +1,234 @@
+//! Properties of the planner and the pool executor (DESIGN §3).
+
+mod common;
+
+use ark_ec::short_weierstrass::SWCurveConfig;
+use multiexp::curves::{self, CurveSpec};
+use multiexp::plan::{PlanOptions, Planner, Profile, SplitKind, SplitPolicy};
+use multiexp::{execute_plan, Config};
+use proptest::prelude::*;
+
+fn planner(spec: &CurveSpec, options: PlanOptions) -> Planner {
+    Planner::new(spec, Profile::builtin().weights(spec), options).unwrap()
+}
+
+/// Log-spaced sizes in [2, 2^24], with neighbours of powers of two.
+fn sizes() -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut n = 2f64;
+    while n <= (1u64 << 24) as f64 {
+        out.push(n as usize);
+        n *= 1.37;
+    }
+    for e in 1..=24 {
+        out.extend([(1usize << e) - 1, 1 << e, (1 << e) + 1]);
+    }
+    out.retain(|&n| (2..=1 << 24).contains(&n));
+    out
+}
+
+fn cores() -> Vec<usize> {
+    (1..=64).chain([72, 96, 128, 160, 192, 255, 256]).collect()
+}
+
+#[test]
+fn split_never_fires_when_chunks_fill_cores() {
+    for spec in curves::specs() {
+        let pl = planner(&spec, PlanOptions::default());
+        for n in sizes().into_iter().step_by(3) {
+            for p in cores().into_iter().step_by(5) {
+                let report = pl.plan(n, p);
+                for cand in report.candidates.iter().chain([&report.chosen]) {
+                    if let SplitKind::Whole(k) = cand.split {
+                        assert!(
+                            cand.chunks() < p && k <= p.div_ceil(cand.chunks()),
+                            "{}: n={n} P={p} whole split {k} with K={}",
+                            spec.name,
+                            cand.chunks()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn chosen_plan_is_no_slower_than_unsplit_and_beaten_by_less_than_the_margin() {
+    for spec in curves::specs() {
+        let pl = planner(&spec, PlanOptions::default());
+        for n in sizes().into_iter().step_by(4) {
+            for p in cores().into_iter().step_by(7) {
+                let report = pl.plan(n, p);
+                let chosen = &report.chosen;
+                let best_unsplit = report
+                    .candidates
+                    .iter()
+                    .filter(|c| !c.is_split())
+                    .map(|c| c.makespan)
+                    .fold(f64::INFINITY, f64::min);
+                assert!(chosen.makespan <= best_unsplit, "{} n={n} P={p}", spec.name);
+                for c in &report.candidates {
+                    assert!(
+                        c.makespan >= chosen.makespan * (1.0 - 0.03) - 1e-9,
+                        "{} n={n} P={p}: {} beats the chosen {} by more than the margin",
+                        spec.name,
+                        c.describe(),
+                        chosen.describe()
+                    );
+                }
+                if chosen.is_split() {
+                    assert!(
+                        chosen.makespan <= best_unsplit * 0.97,
+                        "split won by < margin"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn decisions_depend_on_threads_only_through_effective_parallelism() {
+    let cores = multiexp::exec::available_cores();
+    for n in [100, 5000, 1 << 16, 1 << 20] {
+        let reference = multiexp::plan_for::<ark_bn254::g1::Config>(
+            n,
+            &Config {
+                threads: Some(cores),
+                ..Config::default()
+            },
+        )
+        .unwrap();
+        for threads in [cores, cores + 1, 2 * cores, 64, 1000] {
+            let report = multiexp::plan_for::<ark_bn254::g1::Config>(
+                n,
+                &Config {
+                    threads: Some(threads),
+                    ..Config::default()
+                },
+            )
+            .unwrap();
+            assert_eq!(report.chosen, reference.chosen, "n={n} threads={threads}");
+        }
+    }
+    // And the planner itself is a pure function of its inputs.
+    let spec = curves::spec("bls12-381-g1").unwrap();
+    let pl = planner(&spec, PlanOptions::default());
+    for p in [1, 3, 8, 48] {
+        assert_eq!(pl.plan(77_777, p).chosen, pl.plan(77_777, p).chosen);
+    }
+}
+
+#[test]
+fn tail_balancing_cuts_only_the_last_wave() {
+    let spec = curves::spec("bn254-g1").unwrap();
+    let pl = planner(&spec, PlanOptions::default());
+    for n in sizes() {
+        for p in [3, 5, 6, 7, 8, 12] {
+            for cand in pl.plan(n, p).candidates {
+                if let SplitKind::Tail { chunks, parts } = cand.split {
+                    assert!(cand.chunks() > p);
+                    assert_eq!(chunks, cand.chunks() % p);
+                    assert_eq!(cand.parts.iter().filter(|&&k| k == parts).count(), chunks);
+                    assert!(parts <= p.div_ceil(chunks));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn forced_policies_are_honoured() {
+    let spec = curves::spec("bn254-g1").unwrap();
+    let never = planner(
+        &spec,
+        PlanOptions {
+            split: SplitPolicy::Never,
+            ..PlanOptions::default()
+        },
+    );
+    let parts3 = planner(
+        &spec,
+        PlanOptions {
+            split: SplitPolicy::Parts(3),
+            window: Some(11),
+            ..PlanOptions::default()
+        },
+    );
+    for n in [10, 1000, 1 << 20] {
+        for p in [1, 2, 64, 256] {
+            assert!(!never.plan(n, p).chosen.is_split());
+            let forced = parts3.plan(n, p).chosen;
+            assert_eq!(forced.window(), 11);
+            assert_eq!(forced.split, SplitKind::Whole(3));
+            assert!(forced.parts.iter().all(|&k| k == 3));
+        }
+    }
+}
+
+fn split_vectors_agree<P: SWCurveConfig>(n: usize, parts: Vec<usize>, c: u32, workers: usize) {
+    let (points, scalars) = common::inputs::<P>(n, 5);
+    let expected = common::naive(&points, &scalars);
+    let spec = multiexp::spec_of::<P>();
+    let pl = planner(
+        &spec,
+        PlanOptions {
+            window: Some(c),
+            ..PlanOptions::default()
+        },
+    );
+    let w = multiexp::digits::Windowing::new(spec.modulus(), c);
+    let parts: Vec<usize> = (0..w.chunks).map(|j| parts[j % parts.len()]).collect();
+    let plan = pl.price(&w, n, workers, parts, SplitKind::None);
+    let (got, trace) = execute_plan(&points, &scalars, &plan, true).unwrap();
+    assert_eq!(got, expected, "c={c} parts={:?} P={workers}", plan.parts);
+    // The executor ran exactly the model's LPT assignment.
+    assert_eq!(trace.unwrap().assignment(workers), plan.schedule().workers);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn every_split_vector_gives_the_identical_msm(
+        n in 1usize..300,
+        parts in proptest::collection::vec(1usize..6, 1..8),
+        c in 1u32..=12,
+        workers in 1usize..6,
+    ) {
+        split_vectors_agree::<ark_bn254::g1::Config>(n, parts.clone(), c, workers);
+        split_vectors_agree::<ark_secp256r1::Config>(n, parts, c, workers);
+    }
+
+    #[test]
+    fn random_small_msm_matches_naive(
+        n in 0usize..200,
+        c in 1u32..=16,
+        threads in 1usize..9,
+        seed in 0u64..1000,
+    ) {
+        let (points, scalars) = common::inputs::<ark_bls12_381::g1::Config>(n, seed);
+        let cfg = common::config(threads, Some(c), SplitPolicy::Auto);
+        prop_assert_eq!(common::run(&points, &scalars, &cfg), common::naive(&points, &scalars));
+    }
+}
+
+#[test]
+fn executor_assignment_equals_the_lpt_model() {
+    type P = ark_bls12_377::g1::Config;
+    let (points, scalars) = common::inputs::<P>(3000, 9);
+    for threads in [1, 2, 3, 5, 8] {
+        for split in [SplitPolicy::Auto, SplitPolicy::Never, SplitPolicy::Parts(3)] {
+            let cfg = common::config(threads, None, split);
+            let report = multiexp::plan_for::<P>(points.len(), &cfg).unwrap();
+            let (_, trace) = execute_plan(&points, &scalars, &report.chosen, true).unwrap();
+            let trace = trace.unwrap();
+            assert_eq!(trace.tasks.len(), report.chosen.tasks.len());
+            assert_eq!(trace.assignment(threads), report.chosen.schedule().workers);
+            for r in &trace.tasks {
+                assert!(r.start_ns <= r.end_ns);
+            }
+        }
+    }
+}
