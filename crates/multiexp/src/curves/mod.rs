@@ -11,6 +11,8 @@ use ark_ff::{Field, PrimeField, Zero};
 
 use crate::Error;
 
+pub mod bls24_315;
+
 /// Which group of a pairing-friendly curve (G1-only curves are `G1`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Group {
@@ -132,6 +134,8 @@ catalogue! {
     "grumpkin-g1", "grumpkin", G1 => ark_grumpkin::GrumpkinConfig;
     "secp256k1-g1", "secp256k1", G1 => ark_secp256k1::Config;
     "secp256r1-g1", "secp256r1", G1 => ark_secp256r1::Config;
+    "bls24-315-g1", "bls24-315", G1 => bls24_315::g1::Config;
+    "bls24-315-g2", "bls24-315", G2 => bls24_315::g2::Config;
 }
 
 /// The spec of the curve/group called `name`.
