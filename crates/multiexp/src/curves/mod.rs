@@ -12,6 +12,7 @@ use ark_ff::{Field, PrimeField, Zero};
 use crate::Error;
 
 pub mod bls24_315;
+pub mod bls24_317;
 
 /// Which group of a pairing-friendly curve (G1-only curves are `G1`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -136,6 +137,8 @@ catalogue! {
     "secp256r1-g1", "secp256r1", G1 => ark_secp256r1::Config;
     "bls24-315-g1", "bls24-315", G1 => bls24_315::g1::Config;
     "bls24-315-g2", "bls24-315", G2 => bls24_315::g2::Config;
+    "bls24-317-g1", "bls24-317", G1 => bls24_317::g1::Config;
+    "bls24-317-g2", "bls24-317", G2 => bls24_317::g2::Config;
 }
 
 /// The spec of the curve/group called `name`.
