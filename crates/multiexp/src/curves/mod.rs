@@ -14,6 +14,7 @@ use crate::Error;
 pub mod bls24_315;
 pub mod bls24_317;
 pub mod bw6_633;
+pub mod stark_curve;
 
 /// Which group of a pairing-friendly curve (G1-only curves are `G1`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -142,6 +143,7 @@ catalogue! {
     "bls24-317-g2", "bls24-317", G2 => bls24_317::g2::Config;
     "bw6-633-g1", "bw6-633", G1 => bw6_633::g1::Config;
     "bw6-633-g2", "bw6-633", G2 => bw6_633::g2::Config;
+    "stark-curve-g1", "stark-curve", G1 => stark_curve::g1::Config;
 }
 
 /// The spec of the curve/group called `name`.
