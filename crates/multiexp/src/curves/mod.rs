@@ -11,6 +11,11 @@ use ark_ff::{Field, PrimeField, Zero};
 
 use crate::Error;
 
+pub mod bls24_315;
+pub mod bls24_317;
+pub mod bw6_633;
+pub mod stark_curve;
+
 /// Which group of a pairing-friendly curve (G1-only curves are `G1`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Group {
@@ -142,6 +147,13 @@ catalogue! {
     "grumpkin-g1", "grumpkin", G1 => ark_grumpkin::GrumpkinConfig;
     "secp256k1-g1", "secp256k1", G1 => ark_secp256k1::Config;
     "secp256r1-g1", "secp256r1", G1 => ark_secp256r1::Config;
+    "bls24-315-g1", "bls24-315", G1 => bls24_315::g1::Config;
+    "bls24-315-g2", "bls24-315", G2 => bls24_315::g2::Config;
+    "bls24-317-g1", "bls24-317", G1 => bls24_317::g1::Config;
+    "bls24-317-g2", "bls24-317", G2 => bls24_317::g2::Config;
+    "bw6-633-g1", "bw6-633", G1 => bw6_633::g1::Config;
+    "bw6-633-g2", "bw6-633", G2 => bw6_633::g2::Config;
+    "stark-curve-g1", "stark-curve", G1 => stark_curve::g1::Config;
 }
 
 /// The spec of the curve/group called `name`.
