@@ -42,4 +42,11 @@ msm_tests! {
     grumpkin_g1 => ark_grumpkin::GrumpkinConfig;
     secp256k1_g1 => ark_secp256k1::Config;
     secp256r1_g1 => ark_secp256r1::Config;
+    bls24_315_g1 => multiexp::curves::bls24_315::g1::Config;
+    bls24_315_g2 => multiexp::curves::bls24_315::g2::Config;
+    bls24_317_g1 => multiexp::curves::bls24_317::g1::Config;
+    bls24_317_g2 => multiexp::curves::bls24_317::g2::Config;
+    bw6_633_g1 => multiexp::curves::bw6_633::g1::Config;
+    bw6_633_g2 => multiexp::curves::bw6_633::g2::Config;
+    stark_curve_g1 => multiexp::curves::stark_curve::g1::Config;
 }
