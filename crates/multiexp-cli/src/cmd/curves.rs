@@ -1,7 +1,11 @@
 //! `multiexp curves`: the catalogue.
 
+use ark_ec::short_weierstrass::SWCurveConfig;
+use ark_ec::AffineRepr;
+use ark_ff::{Field, PrimeField};
 use clap::Parser;
-use serde_json::json;
+use multiexp::curves::{CurveSpec, CurveVisitor};
+use serde_json::{json, Value};
 
 use crate::common::Format;
 
@@ -18,19 +22,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let specs = multiexp::curves::specs();
     match args.format {
         Format::Json => {
-            let rows: Vec<_> = specs
+            let rows = specs
                 .iter()
-                .map(|s| {
-                    json!({
-                        "name": s.name,
-                        "curve": s.curve,
-                        "group": s.group.name(),
-                        "scalar_bits": s.scalar_bits,
-                        "base_bits": s.base_bits,
-                        "extension_degree": s.extension_degree,
-                    })
-                })
-                .collect();
+                .map(|s| multiexp::curves::visit(s.name, Params))
+                .collect::<Result<Vec<Value>, _>>()?;
             println!("{}", serde_json::to_string_pretty(&rows)?);
         }
         Format::Table => {
@@ -57,4 +52,52 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// A coordinate-field element as JSON: a decimal string over Fp, a list of components (lowest
+/// first) over Fp2, a list of Fp2 components over Fp4.
+fn element<F: Field>(x: &F) -> Value {
+    let parts: Vec<Value> = x
+        .to_base_prime_field_elements()
+        .map(|c| Value::String(c.into_bigint().to_string()))
+        .collect();
+    match parts.len() {
+        1 => parts[0].clone(),
+        2 => Value::Array(parts),
+        d => Value::Array(parts.chunks(d / 2).map(|h| element_list(h)).collect()),
+    }
+}
+
+fn element_list(parts: &[Value]) -> Value {
+    if parts.len() == 1 {
+        parts[0].clone()
+    } else {
+        Value::Array(parts.to_vec())
+    }
+}
+
+/// The full parameters of one curve/group as JSON.
+struct Params;
+
+impl CurveVisitor for Params {
+    type Output = Value;
+
+    fn visit<P: SWCurveConfig>(self, spec: &CurveSpec) -> Value {
+        type Prime<P> = <<P as ark_ec::CurveConfig>::BaseField as Field>::BasePrimeField;
+        let g = P::GENERATOR;
+        let (gx, gy) = g.xy().unwrap_or_default();
+        json!({
+            "name": spec.name,
+            "curve": spec.curve,
+            "group": spec.group.name(),
+            "scalar_bits": spec.scalar_bits,
+            "base_bits": spec.base_bits,
+            "extension_degree": spec.extension_degree,
+            "p": Prime::<P>::MODULUS.to_string(),
+            "r": P::ScalarField::MODULUS.to_string(),
+            "a": element(&P::COEFF_A),
+            "b": element(&P::COEFF_B),
+            "generator": {"x": element(&gx), "y": element(&gy)},
+        })
+    }
 }
