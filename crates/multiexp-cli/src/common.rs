@@ -171,11 +171,51 @@ pub fn parse_split(s: &str) -> Result<multiexp::SplitPolicy, String> {
     }
 }
 
-/// The name of a split policy as the CLI spells it.
-pub fn split_name(p: multiexp::SplitPolicy) -> String {
-    match p {
-        multiexp::SplitPolicy::Auto => "auto".into(),
-        multiexp::SplitPolicy::Never => "never".into(),
-        multiexp::SplitPolicy::Parts(k) => format!("parts{k}"),
+/// A multiexp configuration to benchmark, spelled as `:`-separated settings: a split policy
+/// (`auto`, `never`, `partsK`), a window (`c12`) and a processor (`xyzz`, `batch`), e.g.
+/// `parts2`, `c13:batch` or `never:c16:xyzz`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    /// The spelling it was parsed from.
+    pub name: String,
+    /// Split policy.
+    pub split: multiexp::SplitPolicy,
+    /// Forced window.
+    pub window: Option<u32>,
+    /// Forced processor.
+    pub processor: Option<multiexp::Processor>,
+}
+
+impl Variant {
+    /// The config this variant runs with on `threads` threads.
+    pub fn config(&self, threads: usize) -> multiexp::Config {
+        multiexp::Config {
+            threads: Some(threads),
+            split: self.split,
+            window: self.window,
+            processor: self.processor,
+            ..multiexp::Config::default()
+        }
     }
+}
+
+/// Parses a [`Variant`].
+pub fn parse_variant(s: &str) -> Result<Variant, String> {
+    let mut v = Variant {
+        name: s.to_string(),
+        split: multiexp::SplitPolicy::Auto,
+        window: None,
+        processor: None,
+    };
+    for token in s.split(':') {
+        match token {
+            "xyzz" => v.processor = Some(multiexp::Processor::Xyzz),
+            "batch" => v.processor = Some(multiexp::Processor::BatchAffine),
+            t if t.starts_with('c') && t[1..].parse::<u32>().is_ok() => {
+                v.window = t[1..].parse().ok();
+            }
+            t => v.split = parse_split(t)?,
+        }
+    }
+    Ok(v)
 }

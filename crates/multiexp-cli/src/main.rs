@@ -2,6 +2,7 @@
 
 mod cmd;
 mod common;
+mod peers;
 
 use std::process::ExitCode;
 

@@ -149,6 +149,7 @@ pub fn execute<P: SWCurveConfig>(
                 &points[task.start..task.end],
                 &digits.chunk(task.chunk)[task.start..task.end],
                 windowing.buckets(task.chunk),
+                windowing.window,
             );
             let record = start.map(|start_ns| TaskRecord {
                 task: t,

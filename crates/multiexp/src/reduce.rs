@@ -35,7 +35,7 @@ pub fn running_sum<P: SWCurveConfig>(buckets: &[Xyzz<P>]) -> Xyzz<P> {
 
 /// acc += k·p.
 #[inline(always)]
-fn add_multiple<P: SWCurveConfig>(acc: &mut Xyzz<P>, p: &Xyzz<P>, k: u64) {
+pub(crate) fn add_multiple<P: SWCurveConfig>(acc: &mut Xyzz<P>, p: &Xyzz<P>, k: u64) {
     if k == 1 {
         acc.add_assign(p);
     } else if k > 1 && !p.is_zero() {

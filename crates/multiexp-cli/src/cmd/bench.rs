@@ -7,13 +7,13 @@
 //! - `--compare auto,never,parts2`: plan variants of multiexp against each other.
 
 use ark_ec::short_weierstrass::{Projective, SWCurveConfig};
-use ark_ec::VariableBaseMSM;
 use clap::Parser;
 use multiexp::curves::{CurveSpec, CurveVisitor};
 use multiexp::{Config, SplitPolicy};
 use serde_json::json;
 
-use crate::common::{interleave, parse_size, parse_split, split_name, Contender, Format, Stats};
+use crate::common::{interleave, parse_size, parse_variant, Contender, Format, Stats, Variant};
+use crate::peers::{self, PeerRun};
 
 /// Arguments of `multiexp bench`.
 #[derive(Parser, Debug, Clone)]
@@ -33,9 +33,16 @@ pub struct Args {
     /// Seed of the random inputs.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Compare multiexp plan variants instead: auto, never, partsK.
-    #[arg(long, value_delimiter = ',', value_parser = parse_split)]
-    pub compare: Option<Vec<SplitPolicy>>,
+    /// Compare multiexp variants instead: split auto, never, partsK; window cN; processor
+    /// xyzz or batch; combined with ':' (e.g. `auto,never,parts2` or `c12:xyzz,c12:batch`).
+    #[arg(long, value_delimiter = ',', value_parser = parse_variant)]
+    pub compare: Option<Vec<Variant>>,
+    /// Peers to time against multiexp: arkworks, halo2curves, blst.
+    #[arg(long, value_delimiter = ',', default_value = "arkworks")]
+    pub vs: Vec<String>,
+    /// Also write the --vs table as CSV to this file.
+    #[arg(long)]
+    pub csv: Option<std::path::PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
@@ -50,6 +57,7 @@ impl CurveVisitor for BenchRun {
         let args = self.0;
         let threads = args.threads.unwrap_or_else(multiexp::exec::available_cores);
         let mut json_rows = Vec::new();
+        let mut csv_rows: Vec<String> = Vec::new();
         for &n in &args.n {
             let points = multiexp::sample::points::<P>(n, args.seed);
             let scalars = multiexp::sample::scalars::<P::ScalarField>(n, args.seed);
@@ -62,11 +70,11 @@ impl CurveVisitor for BenchRun {
                 Some(variants) => {
                     let contenders = variants
                         .iter()
-                        .map(|&split| {
-                            let cfg = config(split);
+                        .map(|v| {
+                            let cfg = v.config(threads);
                             let (points, scalars) = (&points, &scalars);
                             Contender {
-                                name: split_name(split),
+                                name: v.name.clone(),
                                 run: Box::new(move || {
                                     multiexp::msm_with(points, scalars, &cfg)
                                         .map_err(|e| e.to_string())
@@ -80,8 +88,8 @@ impl CurveVisitor for BenchRun {
                     let best = stats.iter().map(|s| s.median).fold(f64::INFINITY, f64::min);
                     let plans: Vec<String> = variants
                         .iter()
-                        .map(|&split| {
-                            multiexp::plan_for::<P>(n, &config(split))
+                        .map(|v| {
+                            multiexp::plan_for::<P>(n, &v.config(threads))
                                 .map(|r| r.chosen.describe())
                                 .unwrap_or_default()
                         })
@@ -92,7 +100,7 @@ impl CurveVisitor for BenchRun {
                             spec.name, n, threads, args.reps
                         );
                         println!(
-                            "{:<8} {:>11} {:>11} {:>8}  plan",
+                            "{:<14} {:>11} {:>11} {:>8}  plan",
                             "variant", "min ms", "median ms", "ratio"
                         );
                     }
@@ -105,7 +113,7 @@ impl CurveVisitor for BenchRun {
                                 "plan": plan, "agree": agree,
                             })),
                             Format::Table => println!(
-                                "{:<8} {:>11.3} {:>11.3} {:>8.3}  {}",
+                                "{:<14} {:>11.3} {:>11.3} {:>8.3}  {}",
                                 t.name, s.min, s.median, ratio, plan
                             ),
                         }
@@ -116,27 +124,16 @@ impl CurveVisitor for BenchRun {
                 }
                 None => {
                     let cfg = config(SplitPolicy::Auto);
-                    let pool = rayon::ThreadPoolBuilder::new()
-                        .num_threads(threads)
-                        .build()?;
                     let (pts, scs) = (&points, &scalars);
-                    let contenders: Vec<Contender<'_, Result<Projective<P>, String>>> = vec![
-                        Contender {
-                            name: "multiexp".into(),
-                            run: Box::new(move || {
-                                multiexp::msm_with(pts, scs, &cfg).map_err(|e| e.to_string())
-                            }),
-                        },
-                        Contender {
-                            name: "arkworks".into(),
-                            run: Box::new(move || {
-                                pool.install(|| {
-                                    <Projective<P> as VariableBaseMSM>::msm(pts, scs)
-                                        .map_err(|e| format!("arkworks: length mismatch at {e}"))
-                                })
-                            }),
-                        },
-                    ];
+                    let mut contenders: Vec<PeerRun<'_, P>> = vec![Contender {
+                        name: "multiexp".into(),
+                        run: Box::new(move || {
+                            multiexp::msm_with(pts, scs, &cfg).map_err(|e| e.to_string())
+                        }),
+                    }];
+                    for peer in &args.vs {
+                        contenders.push(peers::contender(peer, spec.name, pts, scs, threads)?);
+                    }
                     let timed = interleave(args.reps, contenders);
                     let agree = agree(timed.iter().map(|t| &t.result))?;
                     let stats: Vec<Stats> = timed.iter().map(|t| Stats::of(&t.samples)).collect();
@@ -147,20 +144,24 @@ impl CurveVisitor for BenchRun {
                             spec.name, n, threads, args.reps
                         );
                         println!(
-                            "{:<10} {:>11} {:>11} {:>8}",
+                            "{:<12} {:>11} {:>11} {:>8}",
                             "library", "min ms", "median ms", "ratio"
                         );
                     }
                     for (t, s) in timed.iter().zip(&stats) {
                         let ratio = ours / s.median;
+                        csv_rows.push(format!(
+                            "{},{},{},{},{},{:.4},{:.4},{:.4},{}",
+                            t.name, spec.name, n, threads, args.reps, s.min, s.median, ratio, agree
+                        ));
                         match args.format {
                             Format::Json => json_rows.push(json!({
-                                "name": t.name, "n": n, "threads": threads, "reps": args.reps,
-                                "min_ms": s.min, "median_ms": s.median, "ratio": ratio,
-                                "agree": agree,
+                                "library": t.name, "name": t.name, "curve": spec.name, "n": n,
+                                "threads": threads, "reps": args.reps, "min_ms": s.min,
+                                "median_ms": s.median, "ratio": ratio, "agree": agree,
                             })),
                             Format::Table => println!(
-                                "{:<10} {:>11.3} {:>11.3} {:>8.3}",
+                                "{:<12} {:>11.3} {:>11.3} {:>8.3}",
                                 t.name, s.min, s.median, ratio
                             ),
                         }
@@ -168,8 +169,21 @@ impl CurveVisitor for BenchRun {
                     if args.format == Format::Table {
                         println!("results agree: {agree}\n");
                     }
+                    if !agree {
+                        anyhow::bail!("{} n={n}: the libraries' results differ", spec.name);
+                    }
                 }
             }
+        }
+        if let Some(path) = &args.csv {
+            let mut text =
+                String::from("library,curve,n,threads,reps,min_ms,median_ms,ratio,agree\n");
+            for row in &csv_rows {
+                text.push_str(row);
+                text.push('\n');
+            }
+            std::fs::write(path, text)
+                .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
         }
         if args.format == Format::Json {
             println!("{}", serde_json::to_string_pretty(&json_rows)?);
@@ -199,6 +213,14 @@ fn agree<'a, P: SWCurveConfig>(
 
 /// Runs `multiexp bench`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(t) = args.threads {
+        if t == 0 {
+            anyhow::bail!("--threads must be at least 1");
+        }
+        if args.compare.is_none() {
+            peers::pin_threads(t)?;
+        }
+    }
     let curve = args.curve.clone();
     multiexp::curves::visit(&curve, BenchRun(args))?
 }

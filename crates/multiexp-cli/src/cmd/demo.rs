@@ -14,6 +14,8 @@ pub fn run() -> anyhow::Result<()> {
         reps: 5,
         seed: 1,
         compare: None,
+        vs: vec!["arkworks".into()],
+        csv: None,
         format: Format::Table,
     })
 }

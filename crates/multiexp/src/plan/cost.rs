@@ -41,6 +41,7 @@ impl CostModel {
     pub fn per_point(&self, processor: Processor) -> f64 {
         match processor {
             Processor::Xyzz => self.weights.add_mixed,
+            Processor::BatchAffine => self.weights.add_batch,
         }
     }
 

@@ -133,7 +133,23 @@ impl Plan {
             SplitKind::Whole(k) => format!("whole({k})"),
             SplitKind::Tail { chunks, parts } => format!("tail({chunks}x{parts})"),
         };
-        format!("c={} K={} split={}", self.window(), self.chunks(), split)
+        let batch = self
+            .processors
+            .iter()
+            .filter(|&&p| p == Processor::BatchAffine)
+            .count();
+        let processors = match batch {
+            0 => "xyzz".to_string(),
+            b if b == self.processors.len() => "batch-affine".to_string(),
+            b => format!("batch-affine x{b}, xyzz x{}", self.processors.len() - b),
+        };
+        format!(
+            "c={} K={} split={} buckets={}",
+            self.window(),
+            self.chunks(),
+            split,
+            processors
+        )
     }
 }
 

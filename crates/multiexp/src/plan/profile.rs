@@ -19,6 +19,8 @@ pub const PROFILE_VERSION: u32 = 1;
 pub struct Weights {
     /// One mixed (bucket += affine point) XYZZ addition.
     pub add_mixed: f64,
+    /// One batch-affine addition, the shared inversion amortised.
+    pub add_batch: f64,
     /// One full XYZZ addition (bucket reduction, merges).
     pub add_full: f64,
     /// One doubling (Horner).
@@ -36,6 +38,7 @@ impl Weights {
         let s = 0.8 * mul_ns;
         Weights {
             add_mixed: 8.0 * mul_ns + 2.0 * s + 2.0 * mul_ns,
+            add_batch: 5.0 * mul_ns + s + 3.0 * mul_ns,
             add_full: 12.0 * mul_ns + 2.0 * s + 2.0 * mul_ns,
             double: 6.0 * mul_ns + 3.0 * s + 2.0 * mul_ns,
             digit: 1.5,

@@ -5,7 +5,7 @@
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
 use ark_ff::{AdditiveGroup, BigInteger, Field, PrimeField, Zero};
-use multiexp::{msm_with, Config, SplitPolicy};
+use multiexp::{msm_with, Config, Processor, SplitPolicy};
 
 /// Σ s_i·P_i by plain double-and-add, one scalar at a time.
 pub fn naive<P: SWCurveConfig>(points: &[Affine<P>], scalars: &[P::ScalarField]) -> Projective<P> {
@@ -49,6 +49,14 @@ pub fn config(threads: usize, window: Option<u32>, split: SplitPolicy) -> Config
     }
 }
 
+/// The same config with the chunk processor forced.
+pub fn with_processor(mut cfg: Config, processor: Processor) -> Config {
+    cfg.processor = Some(processor);
+    cfg
+}
+
+pub const PROCESSORS: [Processor; 2] = [Processor::Xyzz, Processor::BatchAffine];
+
 pub fn run<P: SWCurveConfig>(
     points: &[Affine<P>],
     scalars: &[P::ScalarField],
@@ -75,14 +83,17 @@ pub fn random_inputs_match_naive_and_arkworks<P: SWCurveConfig>() {
     }
 }
 
-/// Every window c in 1..=16, unsplit and split, on 2 workers.
+/// Every window c in 1..=16, unsplit and split, every processor, on 2 workers.
 pub fn every_window_matches_naive<P: SWCurveConfig>() {
     let (points, scalars) = inputs::<P>(150, 7);
     let expected = naive(&points, &scalars);
     for c in 1..=16 {
         for split in [SplitPolicy::Never, SplitPolicy::Parts(3)] {
-            let got = run(&points, &scalars, &config(2, Some(c), split));
-            assert_eq!(got, expected, "window {c}, split {split:?}");
+            for processor in PROCESSORS {
+                let cfg = with_processor(config(2, Some(c), split), processor);
+                let got = run(&points, &scalars, &cfg);
+                assert_eq!(got, expected, "window {c}, split {split:?}, {processor:?}");
+            }
         }
     }
 }
@@ -168,12 +179,16 @@ pub fn edge_cases_match_naive<P: SWCurveConfig>() {
         for threads in [1, 3] {
             for window in [None, Some(1), Some(4), Some(9), Some(16)] {
                 for split in [SplitPolicy::Never, SplitPolicy::Parts(2)] {
-                    let got = run(pts, scs, &config(threads, window, split));
-                    assert_eq!(
-                        got.into_affine(),
-                        expected.into_affine(),
-                        "{name}: threads {threads}, window {window:?}, split {split:?}"
-                    );
+                    for processor in PROCESSORS {
+                        let cfg = with_processor(config(threads, window, split), processor);
+                        let got = run(pts, scs, &cfg);
+                        assert_eq!(
+                            got.into_affine(),
+                            expected.into_affine(),
+                            "{name}: threads {threads}, window {window:?}, split {split:?}, \
+                             {processor:?}"
+                        );
+                    }
                 }
             }
         }
