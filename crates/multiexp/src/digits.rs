@@ -197,7 +197,7 @@ pub fn recompose<F: PrimeField>(digits: &[i16], c: u32) -> F {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ark_ff::{BigInteger, UniformRand};
+    use ark_ff::BigInteger;
 
     fn digits_of<F: PrimeField>(s: F, w: Windowing) -> Vec<i16> {
         let mut store = vec![vec![0i16; 1]; w.chunks];
