@@ -64,7 +64,7 @@ fn element<F: Field>(x: &F) -> Value {
     match parts.len() {
         1 => parts[0].clone(),
         2 => Value::Array(parts),
-        d => Value::Array(parts.chunks(d / 2).map(|h| element_list(h)).collect()),
+        d => Value::Array(parts.chunks(d / 2).map(element_list).collect()),
     }
 }
 
