@@ -17,6 +17,7 @@ use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
 use ark_ec::AffineRepr;
 use ark_ff::{Field, Zero};
 
+use crate::bucket::lanes::Lanes;
 use crate::bucket::Xyzz;
 use crate::reduce::add_multiple;
 
@@ -37,6 +38,8 @@ pub struct BatchAffine<P: SWCurveConfig> {
     xs: Vec<P::BaseField>,
     ys: Vec<P::BaseField>,
     filled: Vec<bool>,
+    /// How many buckets are filled.
+    count: usize,
     in_batch: Vec<bool>,
     /// Overflow buckets (doublings, queue overflow); zero except at `touched`.
     overflow: Vec<Xyzz<P>>,
@@ -46,6 +49,7 @@ pub struct BatchAffine<P: SWCurveConfig> {
     prefix: Vec<P::BaseField>,
     queue: Vec<Pending>,
     retry: Vec<Pending>,
+    lanes: Lanes<P>,
     /// Batch size.
     size: usize,
 }
@@ -56,6 +60,7 @@ impl<P: SWCurveConfig> Default for BatchAffine<P> {
             xs: Vec::new(),
             ys: Vec::new(),
             filled: Vec::new(),
+            count: 0,
             in_batch: Vec::new(),
             overflow: Vec::new(),
             touched: Vec::new(),
@@ -64,6 +69,7 @@ impl<P: SWCurveConfig> Default for BatchAffine<P> {
             prefix: Vec::new(),
             queue: Vec::new(),
             retry: Vec::new(),
+            lanes: Lanes::default(),
             size: 1,
         }
     }
@@ -80,7 +86,10 @@ impl<P: SWCurveConfig> BatchAffine<P> {
         }
         self.filled.clear();
         self.filled.resize(buckets, false);
-        self.size = batch.max(1);
+        self.count = 0;
+        // A batch can hold each bucket once: keep it well below the bucket count (the top
+        // chunk has few buckets), so that conflicts stay rare.
+        self.size = batch.min(buckets / 4).max(1);
         self.batch.clear();
         self.queue.clear();
         self.denominators.resize(self.size, P::BaseField::zero());
@@ -144,6 +153,7 @@ impl<P: SWCurveConfig> BatchAffine<P> {
             self.xs[b] = x;
             self.ys[b] = y;
             self.filled[b] = true;
+            self.count += 1;
             return;
         }
         if self.xs[b] == x {
@@ -151,6 +161,7 @@ impl<P: SWCurveConfig> BatchAffine<P> {
                 self.add_overflow(b, &x, &y);
             } else {
                 self.filled[b] = false;
+                self.count -= 1;
             }
             return;
         }
@@ -214,31 +225,60 @@ impl<P: SWCurveConfig> BatchAffine<P> {
         }
     }
 
-    /// Σ_b (b+1)·(affine_b + overflow_b) by the gap-aware running sum; resets the overflow.
+    /// Σ_b (b+1)·(affine_b + overflow_b): the overflow is folded into the affine buckets,
+    /// then dense buckets are reduced in affine lanes and sparse ones by the gap-aware XYZZ
+    /// running sum.
     fn reduce(&mut self, buckets: usize) -> Xyzz<P> {
+        self.fold_overflow();
+        let (xs, ys, filled) = (&self.xs[..buckets], &self.ys[..buckets], &self.filled[..]);
+        if self.count * 4 >= buckets && buckets >= 64 {
+            return self.lanes.reduce(xs, ys, filled);
+        }
         let mut running = Xyzz::<P>::ZERO;
         let mut acc = Xyzz::<P>::ZERO;
         let mut pending = 0u64;
         for b in (0..buckets).rev() {
-            let over = !self.overflow[b].is_zero();
-            if !self.filled[b] && !over {
+            if !filled[b] {
                 pending += 1;
                 continue;
             }
             add_multiple(&mut acc, &running, pending);
-            if self.filled[b] {
-                running.add_xy(&self.xs[b], &self.ys[b]);
-            }
-            if over {
-                running.add_assign(&self.overflow[b]);
-            }
+            running.add_xy(&xs[b], &ys[b]);
             pending = 1;
         }
         add_multiple(&mut acc, &running, pending);
+        acc
+    }
+
+    /// Adds every overflow bucket into its affine bucket (one shared inversion) and resets
+    /// the overflow.
+    fn fold_overflow(&mut self) {
+        if self.touched.is_empty() {
+            return;
+        }
+        let mut sums: Vec<(usize, Xyzz<P>)> = Vec::with_capacity(self.touched.len());
         for &b in &self.touched {
-            self.overflow[b as usize] = Xyzz::ZERO;
+            let b = b as usize;
+            let mut t = self.overflow[b];
+            self.overflow[b] = Xyzz::ZERO;
+            if self.filled[b] {
+                t.add_xy(&self.xs[b], &self.ys[b]);
+                self.filled[b] = false;
+                self.count -= 1;
+            }
+            if !t.is_zero() {
+                sums.push((b, t));
+            }
         }
         self.touched.clear();
-        acc
+        // x = X/ZZ, y = Y/ZZZ with u = 1/(ZZ·ZZZ): 1/ZZ = u·ZZZ, 1/ZZZ = u·ZZ.
+        let mut inv: Vec<P::BaseField> = sums.iter().map(|(_, t)| t.zz * t.zzz).collect();
+        ark_ff::batch_inversion(&mut inv);
+        for ((b, t), u) in sums.into_iter().zip(inv) {
+            self.xs[b] = t.x * (u * t.zzz);
+            self.ys[b] = t.y * (u * t.zz);
+            self.filled[b] = true;
+            self.count += 1;
+        }
     }
 }

@@ -5,6 +5,7 @@
 //! (w = one mixed add for XYZZ) plus 2·B full adds for the running-sum reduction.
 
 pub mod batch_affine;
+pub mod lanes;
 pub mod xyzz;
 
 use ark_ec::short_weierstrass::{Affine, SWCurveConfig};

@@ -14,7 +14,7 @@
 //! Predicted time = digits/P + LPT makespan of the tasks + merges + Horner. A split is taken
 //! only if it beats the best unsplit plan by the margin (default 3%); ties go to less work.
 
-use crate::bucket::Processor;
+use crate::bucket::{batch_size, Processor};
 use crate::curves::CurveSpec;
 use crate::digits::{Windowing, MAX_WINDOW};
 use crate::plan::cost::CostModel;
@@ -24,6 +24,9 @@ use crate::Error;
 
 /// Smallest window the engine implements.
 pub const MIN_WINDOW: u32 = 1;
+
+/// Smallest window for which the planner picks batch-affine buckets.
+pub const MIN_BATCH_WINDOW: u32 = 9;
 
 /// Default margin by which a split must beat the unsplit plan.
 pub const DEFAULT_MARGIN: f64 = 0.03;
@@ -228,8 +231,20 @@ impl Planner {
         &self.model
     }
 
-    fn processor(&self, _w: &Windowing, _chunk: usize, _n: usize) -> Processor {
-        self.options.processor.unwrap_or(Processor::Xyzz)
+    /// The processor for chunk `chunk` of a task over `m` points: batch-affine once the window
+    /// is wide enough that a batch rarely meets its own bucket twice and the task fills at
+    /// least one batch, and the profile prices it below a mixed XYZZ addition.
+    fn processor(&self, w: &Windowing, chunk: usize, m: usize) -> Processor {
+        if let Some(p) = self.options.processor {
+            return p;
+        }
+        let wide = w.window >= MIN_BATCH_WINDOW && w.buckets(chunk) >= 1 << (MIN_BATCH_WINDOW - 1);
+        let cheaper = self.model.weights.add_batch < self.model.weights.add_mixed;
+        if wide && cheaper && m >= batch_size(w.window) {
+            Processor::BatchAffine
+        } else {
+            Processor::Xyzz
+        }
     }
 
     /// Prices a plan with `parts[j]` parts for chunk j.
@@ -242,7 +257,9 @@ impl Planner {
         split: SplitKind,
     ) -> Plan {
         let workers = workers.max(1);
-        let processors: Vec<Processor> = (0..w.chunks).map(|j| self.processor(w, j, n)).collect();
+        let processors: Vec<Processor> = (0..w.chunks)
+            .map(|j| self.processor(w, j, n / parts[j]))
+            .collect();
         let mut tasks = Vec::with_capacity(parts.iter().sum());
         for (j, &k) in parts.iter().enumerate() {
             let cost = self.model.task(w, j, n as f64 / k as f64, processors[j]);
