@@ -259,9 +259,9 @@ mod tests {
                         0 => Some(pts[(h % 7) as usize]),
                         1 => Some(g),
                         2 if h < 4 => None,
-                        2 => Some(if b % 2 == 0 { pts[1] } else { -pts[1] }),
-                        _ if h % 3 == 0 => None,
-                        _ => Some(if h % 2 == 0 {
+                        2 => Some(if b.is_multiple_of(2) { pts[1] } else { -pts[1] }),
+                        _ if h.is_multiple_of(3) => None,
+                        _ => Some(if h.is_multiple_of(2) {
                             pts[(h % 5) as usize]
                         } else {
                             -pts[0]
