@@ -6,6 +6,8 @@ pub mod curves;
 pub mod digits;
 mod error;
 pub mod exec;
+#[cfg(target_arch = "x86_64")]
+pub mod ifma;
 pub mod plan;
 pub mod reduce;
 pub mod sample;
