@@ -172,7 +172,8 @@ pub fn parse_split(s: &str) -> Result<multiexp::SplitPolicy, String> {
 }
 
 /// A multiexp configuration to benchmark, spelled as `:`-separated settings: a split policy
-/// (`auto`, `never`, `partsK`), a window (`c12`) and a processor (`xyzz`, `batch`), e.g.
+/// (`auto`, `never`, `partsK`), a window (`c12`) and a processor (`xyzz`, `batch`, `ifma`),
+/// e.g.
 /// `parts2`, `c13:batch` or `never:c16:xyzz`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Variant {
@@ -211,6 +212,7 @@ pub fn parse_variant(s: &str) -> Result<Variant, String> {
         match token {
             "xyzz" => v.processor = Some(multiexp::Processor::Xyzz),
             "batch" => v.processor = Some(multiexp::Processor::BatchAffine),
+            "ifma" => v.processor = Some(multiexp::Processor::BatchAffineIfma),
             t if t.starts_with('c') && t[1..].parse::<u32>().is_ok() => {
                 v.window = t[1..].parse().ok();
             }

@@ -43,4 +43,12 @@ pub enum Error {
         /// What the thread pool builder reported.
         reason: String,
     },
+    /// A forced processor that cannot run this curve on this CPU.
+    #[error("processor {processor} cannot run {curve} on this CPU")]
+    UnsupportedProcessor {
+        /// The processor asked for.
+        processor: &'static str,
+        /// The curve/group.
+        curve: &'static str,
+    },
 }

@@ -17,7 +17,7 @@ use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ff::{PrimeField, Zero};
 use rayon::ThreadPool;
 
-use crate::bucket::BucketSet;
+use crate::bucket::{BucketSet, Processor, Records};
 use crate::digits::{decompose_into, Digits, Windowing};
 use crate::plan::Plan;
 use crate::reduce::horner;
@@ -137,6 +137,12 @@ pub fn execute<P: SWCurveConfig>(
 ) -> Result<(Projective<P>, Option<Trace>), Error> {
     let windowing = plan.windowing;
     let schedule = plan.schedule();
+    let records = if plan.processors.contains(&Processor::BatchAffineIfma) {
+        Records::prepare(points, plan.workers)?
+    } else {
+        None
+    };
+    let records = records.as_ref();
     let started = Instant::now();
     let per_worker = on_workers(schedule.workers, |worker, tasks| {
         let mut buckets = BucketSet::<P>::default();
@@ -147,6 +153,7 @@ pub fn execute<P: SWCurveConfig>(
             let sum = buckets.process(
                 task.processor,
                 &points[task.start..task.end],
+                records.map(|r| r.range(task.start, task.end)),
                 &digits.chunk(task.chunk)[task.start..task.end],
                 windowing.buckets(task.chunk),
                 windowing.window,

@@ -64,6 +64,7 @@ impl Config {
             split: self.split,
             margin: self.margin.unwrap_or(plan::DEFAULT_MARGIN),
             processor: self.processor,
+            ifma: false,
         }
     }
 }
@@ -88,7 +89,17 @@ pub fn plan_for<P: SWCurveConfig>(n: usize, config: &Config) -> Result<PlanRepor
             &builtin
         }
     };
-    let planner = Planner::new(&spec, profile.weights(&spec), config.plan_options())?;
+    let mut options = config.plan_options();
+    options.ifma = bucket::ifma_limbs::<P>().is_some();
+    if let Some(p) = options.processor {
+        if !p.supports::<P>() {
+            return Err(Error::UnsupportedProcessor {
+                processor: p.name(),
+                curve: spec.name,
+            });
+        }
+    }
+    let planner = Planner::new(&spec, profile.weights(&spec), options)?;
     Ok(planner.plan(n, workers))
 }
 

@@ -42,6 +42,7 @@ impl CostModel {
         match processor {
             Processor::Xyzz => self.weights.add_mixed,
             Processor::BatchAffine => self.weights.add_batch,
+            Processor::BatchAffineIfma => self.weights.add_batch_ifma,
         }
     }
 

@@ -139,12 +139,17 @@ impl Plan {
         let batch = self
             .processors
             .iter()
-            .filter(|&&p| p == Processor::BatchAffine)
+            .filter(|&&p| p != Processor::Xyzz)
             .count();
         let processors = match batch {
             0 => "xyzz".to_string(),
             b if b == self.processors.len() => "batch-affine".to_string(),
             b => format!("batch-affine x{b}, xyzz x{}", self.processors.len() - b),
+        };
+        let processors = if self.processors.contains(&Processor::BatchAffineIfma) {
+            processors.replace("batch-affine", "batch-affine-ifma")
+        } else {
+            processors
         };
         format!(
             "c={} K={} split={} buckets={}",
@@ -167,6 +172,8 @@ pub struct PlanOptions {
     pub margin: f64,
     /// Force this processor for every chunk.
     pub processor: Option<Processor>,
+    /// Whether the IFMA batch-affine processor can run this curve on this host.
+    pub ifma: bool,
 }
 
 impl Default for PlanOptions {
@@ -176,6 +183,7 @@ impl Default for PlanOptions {
             split: SplitPolicy::Auto,
             margin: DEFAULT_MARGIN,
             processor: None,
+            ifma: false,
         }
     }
 }
@@ -239,8 +247,13 @@ impl Planner {
             return p;
         }
         let wide = w.window >= MIN_BATCH_WINDOW && w.buckets(chunk) >= 1 << (MIN_BATCH_WINDOW - 1);
-        let cheaper = self.model.weights.add_batch < self.model.weights.add_mixed;
-        if wide && cheaper && m >= batch_size(w.window) {
+        if !wide || m < batch_size(w.window) {
+            return Processor::Xyzz;
+        }
+        let weights = &self.model.weights;
+        if self.options.ifma && weights.add_batch_ifma < weights.add_mixed {
+            Processor::BatchAffineIfma
+        } else if weights.add_batch < weights.add_mixed {
             Processor::BatchAffine
         } else {
             Processor::Xyzz

@@ -21,6 +21,8 @@ pub struct Weights {
     pub add_mixed: f64,
     /// One batch-affine addition, the shared inversion amortised.
     pub add_batch: f64,
+    /// One batch-affine addition on AVX-512 IFMA lanes, the shared inversion amortised.
+    pub add_batch_ifma: f64,
     /// One full XYZZ addition (bucket reduction, merges).
     pub add_full: f64,
     /// One doubling (Horner).
@@ -39,6 +41,7 @@ impl Weights {
         Weights {
             add_mixed: 8.0 * mul_ns + 2.0 * s + 2.0 * mul_ns,
             add_batch: 5.0 * mul_ns + s + 3.0 * mul_ns,
+            add_batch_ifma: (5.0 * mul_ns + s + 3.0 * mul_ns) / 3.0,
             add_full: 12.0 * mul_ns + 2.0 * s + 2.0 * mul_ns,
             double: 6.0 * mul_ns + 3.0 * s + 2.0 * mul_ns,
             digit: 1.5,

@@ -55,7 +55,19 @@ pub fn with_processor(mut cfg: Config, processor: Processor) -> Config {
     cfg
 }
 
-pub const PROCESSORS: [Processor; 2] = [Processor::Xyzz, Processor::BatchAffine];
+/// The processors that can run curve `P` here.
+pub fn processors<P: SWCurveConfig>() -> Vec<Processor> {
+    PROCESSORS
+        .into_iter()
+        .filter(|p| p.supports::<P>())
+        .collect()
+}
+
+pub const PROCESSORS: [Processor; 3] = [
+    Processor::Xyzz,
+    Processor::BatchAffine,
+    Processor::BatchAffineIfma,
+];
 
 pub fn run<P: SWCurveConfig>(
     points: &[Affine<P>],
@@ -89,7 +101,7 @@ pub fn every_window_matches_naive<P: SWCurveConfig>() {
     let expected = naive(&points, &scalars);
     for c in 1..=16 {
         for split in [SplitPolicy::Never, SplitPolicy::Parts(3)] {
-            for processor in PROCESSORS {
+            for processor in processors::<P>() {
                 let cfg = with_processor(config(2, Some(c), split), processor);
                 let got = run(&points, &scalars, &cfg);
                 assert_eq!(got, expected, "window {c}, split {split:?}, {processor:?}");
@@ -179,7 +191,7 @@ pub fn edge_cases_match_naive<P: SWCurveConfig>() {
         for threads in [1, 3] {
             for window in [None, Some(1), Some(4), Some(9), Some(16)] {
                 for split in [SplitPolicy::Never, SplitPolicy::Parts(2)] {
-                    for processor in PROCESSORS {
+                    for processor in processors::<P>() {
                         let cfg = with_processor(config(threads, window, split), processor);
                         let got = run(pts, scs, &cfg);
                         assert_eq!(
