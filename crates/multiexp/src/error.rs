@@ -51,4 +51,34 @@ pub enum Error {
         /// The curve/group.
         curve: &'static str,
     },
+    /// A profile that is not valid JSON of the profile format.
+    #[error("profile is not valid profile JSON: {reason}")]
+    ProfileParse {
+        /// What the JSON parser reported.
+        reason: String,
+    },
+    /// A profile of another format version.
+    #[error("profile has format version {found:?}, this multiexp reads version {expected}")]
+    ProfileFormatVersion {
+        /// The version the file states (`None`: it states none).
+        found: Option<u32>,
+        /// The version this library reads.
+        expected: u32,
+    },
+    /// A profile measured by another multiexp version, whose processors may differ.
+    #[error("profile was measured by multiexp {found:?}, this is multiexp {expected}; run `multiexp calibrate` again")]
+    ProfileMultiexpVersion {
+        /// The version that measured it.
+        found: String,
+        /// This library's version.
+        expected: String,
+    },
+    /// A profile with a weight that is not a finite, non-negative number, or missing windows.
+    #[error("profile entry {curve:?} is invalid: {reason}")]
+    InvalidProfile {
+        /// The curve/group entry.
+        curve: String,
+        /// What is wrong with it.
+        reason: String,
+    },
 }

@@ -40,7 +40,7 @@ pub struct Config {
     pub processor: Option<Processor>,
     /// The split margin (fraction); `None`: [`plan::DEFAULT_MARGIN`].
     pub margin: Option<f64>,
-    /// The cost profile; `None`: the built-in one.
+    /// The cost profile; `None`: the built-in one (measured on the reference machine).
     pub profile: Option<Arc<Profile>>,
 }
 
@@ -81,13 +81,9 @@ pub fn spec_of<P: SWCurveConfig>() -> CurveSpec {
 pub fn plan_for<P: SWCurveConfig>(n: usize, config: &Config) -> Result<PlanReport, Error> {
     let spec = spec_of::<P>();
     let workers = config.workers()?;
-    let builtin;
     let profile = match &config.profile {
         Some(p) => p.as_ref(),
-        None => {
-            builtin = Profile::builtin();
-            &builtin
-        }
+        None => Profile::builtin(),
     };
     let mut options = config.plan_options();
     options.ifma = bucket::ifma_limbs::<P>().is_some();

@@ -10,4 +10,4 @@ pub use planner::{
     ChunkTask, Plan, PlanOptions, PlanReport, Planner, SplitKind, SplitPolicy, DEFAULT_MARGIN,
     MIN_WINDOW,
 };
-pub use profile::{Profile, Weights};
+pub use profile::{Host, Profile, TaskWeights, Weights, WindowWeights, PROFILE_VERSION};

@@ -11,10 +11,14 @@
 //!   those r chunks are cut, into k = 2..=ceil(P/r) parts, so the idle cores of that wave
 //!   get work.
 //!
-//! Predicted time = digits/P + LPT makespan of the tasks + merges + Horner. A split is taken
-//! only if it beats the best unsplit plan by the margin (default 3%); ties go to less work.
+//! Each chunk's processor is the one the profile prices cheapest for its tasks (XYZZ, or a
+//! batch-affine processor once the chunk has enough buckets and the task fills a batch).
+//!
+//! Predicted time = dispatch + digits/P + records/P + LPT makespan of the tasks + merges +
+//! Horner: everything the executor does (`cost.rs`). A split is taken only if it beats the
+//! best unsplit plan by the margin (default 3%); ties go to less work.
 
-use crate::bucket::{batch_size, Processor};
+use crate::bucket::{batch_size, ifma_batch_size, Processor};
 use crate::curves::CurveSpec;
 use crate::digits::{Windowing, MAX_WINDOW};
 use crate::plan::cost::CostModel;
@@ -25,8 +29,9 @@ use crate::Error;
 /// Smallest window the engine implements.
 pub const MIN_WINDOW: u32 = 1;
 
-/// Smallest window for which the planner picks batch-affine buckets.
-pub const MIN_BATCH_WINDOW: u32 = 9;
+/// Smallest window at which the planner considers batch-affine buckets: below 2^(c-1) = 64
+/// buckets a batch (at most a quarter of the buckets) is too short to share its inversion.
+pub const MIN_BATCH_WINDOW: u32 = 7;
 
 /// Default margin by which a split must beat the unsplit plan.
 pub const DEFAULT_MARGIN: f64 = 0.03;
@@ -239,25 +244,38 @@ impl Planner {
         &self.model
     }
 
-    /// The processor for chunk `chunk` of a task over `m` points: batch-affine once the window
-    /// is wide enough that a batch rarely meets its own bucket twice and the task fills at
-    /// least one batch, and the profile prices it below a mixed XYZZ addition.
+    /// The processor for chunk `chunk` of a task over `m` points: the cheapest the profile
+    /// prices among those that apply. Batch-affine applies once the chunk has at least
+    /// 2^(MIN_BATCH_WINDOW-1) buckets and the task fills one batch; IFMA where it runs here.
     fn processor(&self, w: &Windowing, chunk: usize, m: usize) -> Processor {
         if let Some(p) = self.options.processor {
             return p;
         }
-        let wide = w.window >= MIN_BATCH_WINDOW && w.buckets(chunk) >= 1 << (MIN_BATCH_WINDOW - 1);
-        if !wide || m < batch_size(w.window) {
-            return Processor::Xyzz;
+        let mut best = Processor::Xyzz;
+        let mut best_cost = self.model.task(w, chunk, m as f64, best);
+        if w.buckets(chunk) < 1 << (MIN_BATCH_WINDOW - 1) {
+            return best;
         }
-        let weights = &self.model.weights;
-        if self.options.ifma && weights.add_batch_ifma < weights.add_mixed {
-            Processor::BatchAffineIfma
-        } else if weights.add_batch < weights.add_mixed {
-            Processor::BatchAffine
-        } else {
-            Processor::Xyzz
+        let candidates = [
+            (Processor::BatchAffine, batch_size(w.window), true),
+            (
+                Processor::BatchAffineIfma,
+                ifma_batch_size(w.window),
+                self.options.ifma,
+            ),
+        ];
+        for (p, batch, runs) in candidates {
+            if !runs || m < batch {
+                continue;
+            }
+            if let Some(cost) = self.model.task_with(w, chunk, m as f64, p) {
+                if cost < best_cost {
+                    best = p;
+                    best_cost = cost;
+                }
+            }
         }
+        best
     }
 
     /// Prices a plan with `parts[j]` parts for chunk j.
@@ -288,10 +306,20 @@ impl Planner {
             }
         }
         let costs: Vec<f64> = tasks.iter().map(|t| t.cost).collect();
+        // The executor's phases: digits on min(P, n) workers, IFMA records on workers each
+        // holding a multiple of 8 points, the tasks, then merges and Horner on one thread.
         let digits = self.model.digits(n, w);
+        let ifma = processors.contains(&Processor::BatchAffineIfma);
+        let records = if ifma { self.model.records(n) } else { 0.0 };
+        let record_workers = workers.clamp(1, n.div_ceil(8).max(1));
+        let phases = 2 + ifma as usize;
         let tail = self.model.merges(&parts) + self.model.horner(w);
-        let work = digits + costs.iter().sum::<f64>() + tail;
-        let makespan = digits / workers as f64 + lpt_makespan(&costs, workers) + tail;
+        let work = digits + records + costs.iter().sum::<f64>() + tail;
+        let makespan = self.model.dispatch(phases, workers)
+            + digits / workers.clamp(1, n.max(1)) as f64
+            + records / record_workers as f64
+            + lpt_makespan(&costs, workers)
+            + tail;
         Plan {
             windowing: *w,
             n,
@@ -476,5 +504,185 @@ fn unsplit_why(p: &Plan, workers: usize) -> String {
             k,
             workers
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::curves;
+    use crate::plan::profile::TaskWeights;
+
+    /// Weights that price only what `keep` names, everything else free.
+    fn only(base: &Weights, keep: &str) -> Weights {
+        let mut w = base.clone();
+        let zero = TaskWeights {
+            fixed: 0.0,
+            point: 0.0,
+            bucket: 0.0,
+        };
+        for (name, v) in [
+            ("add_full", &mut w.add_full),
+            ("double", &mut w.double),
+            ("digit", &mut w.digit),
+            ("digit_scalar", &mut w.digit_scalar),
+            ("prepare", &mut w.prepare),
+            ("task", &mut w.task),
+            ("merge", &mut w.merge),
+            ("dispatch", &mut w.dispatch),
+        ] {
+            if name != keep {
+                *v = 0.0;
+            }
+        }
+        if keep != "windows" {
+            for win in &mut w.windows {
+                win.xyzz = zero;
+                win.batch_affine = zero;
+                win.batch_affine_ifma = Some(zero);
+            }
+        }
+        w
+    }
+
+    fn chosen_window(spec: &CurveSpec, weights: &Weights, n: usize) -> u32 {
+        Planner::new(spec, weights.clone(), PlanOptions::default())
+            .unwrap()
+            .plan(n, 2)
+            .chosen
+            .window()
+    }
+
+    #[test]
+    fn window_boundaries_move_when_the_profile_changes() {
+        let spec = curves::spec("bn254-g1").unwrap();
+        let cheap_buckets = Weights::estimate(10.0);
+        let mut dear_buckets = cheap_buckets.clone();
+        for w in &mut dear_buckets.windows {
+            w.xyzz.bucket *= 4.0;
+            w.batch_affine.bucket *= 4.0;
+        }
+        let sizes: Vec<usize> = (8..=22).map(|e| 1usize << e).collect();
+        let a: Vec<u32> = sizes
+            .iter()
+            .map(|&n| chosen_window(&spec, &cheap_buckets, n))
+            .collect();
+        let b: Vec<u32> = sizes
+            .iter()
+            .map(|&n| chosen_window(&spec, &dear_buckets, n))
+            .collect();
+        // Dearer reductions make wide windows pay off only at larger n: never a wider window,
+        // and somewhere a narrower one.
+        assert!(a.iter().zip(&b).all(|(x, y)| y <= x), "{a:?} vs {b:?}");
+        assert!(a.iter().zip(&b).any(|(x, y)| y < x), "{a:?} vs {b:?}");
+        // The first n at which each profile reaches c ≥ 12 differs.
+        let first = |v: &[u32]| v.iter().position(|&c| c >= 12);
+        assert!(first(&b) > first(&a), "{a:?} vs {b:?}");
+    }
+
+    #[test]
+    fn the_predicted_time_counts_every_phase_of_the_executor() {
+        let spec = curves::spec("bn254-g1").unwrap();
+        let base = Weights::estimate(10.0);
+        let (n, p) = (10_000usize, 2usize);
+        let options = PlanOptions {
+            window: Some(10),
+            split: SplitPolicy::Never,
+            processor: Some(Processor::BatchAffineIfma),
+            ifma: true,
+            ..PlanOptions::default()
+        };
+        let makespan = |keep: &str| {
+            Planner::new(&spec, only(&base, keep), options)
+                .unwrap()
+                .plan(n, p)
+                .chosen
+                .makespan
+        };
+        let w = Windowing::new(spec.modulus(), 10);
+        let k = w.chunks as f64;
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1.0);
+        let nf = n as f64;
+        assert!(close(makespan("digit"), nf * k * base.digit / p as f64));
+        assert!(close(
+            makespan("digit_scalar"),
+            nf * base.digit_scalar / p as f64
+        ));
+        assert!(close(makespan("prepare"), nf * base.prepare / p as f64));
+        assert!(close(makespan("dispatch"), 3.0 * base.dispatch));
+        assert!(close(makespan("double"), (k - 1.0) * 10.0 * base.double));
+        // Horner's K - 1 additions; the K first merges add into zero and cost no addition.
+        assert!(close(makespan("add_full"), (k - 1.0) * base.add_full));
+        assert!(close(makespan("merge"), k * base.merge));
+        assert!(makespan("task") >= (k / p as f64).floor() * base.task);
+        assert!(makespan("windows") > 0.0);
+        // XYZZ plans prepare no records and start one phase fewer.
+        let xyzz = PlanOptions {
+            processor: Some(Processor::Xyzz),
+            ..options
+        };
+        let plan = |keep: &str| {
+            Planner::new(&spec, only(&base, keep), xyzz)
+                .unwrap()
+                .plan(n, p)
+                .chosen
+                .makespan
+        };
+        assert_eq!(plan("prepare"), 0.0);
+        assert!(close(plan("dispatch"), 2.0 * base.dispatch));
+        assert_eq!(
+            Planner::new(&spec, only(&base, "dispatch"), options)
+                .unwrap()
+                .plan(n, 1)
+                .chosen
+                .makespan,
+            0.0
+        );
+    }
+
+    #[test]
+    fn the_processor_is_the_one_the_profile_prices_cheapest() {
+        let spec = curves::spec("bn254-g1").unwrap();
+        let mut weights = Weights::estimate(10.0);
+        for w in &mut weights.windows {
+            w.xyzz.point = 100.0;
+            w.batch_affine.point = 50.0;
+            w.batch_affine_ifma = Some(TaskWeights {
+                point: 200.0,
+                ..w.batch_affine
+            });
+        }
+        let options = |ifma| PlanOptions {
+            window: Some(12),
+            ifma,
+            ..PlanOptions::default()
+        };
+        let plan = |w: &Weights, ifma| {
+            Planner::new(&spec, w.clone(), options(ifma))
+                .unwrap()
+                .plan(1 << 16, 2)
+                .chosen
+        };
+        assert_eq!(plan(&weights, true).processors[0], Processor::BatchAffine);
+        for w in &mut weights.windows {
+            w.batch_affine_ifma.as_mut().unwrap().point = 10.0;
+        }
+        assert_eq!(
+            plan(&weights, true).processors[0],
+            Processor::BatchAffineIfma
+        );
+        // Not where IFMA does not run.
+        assert_eq!(plan(&weights, false).processors[0], Processor::BatchAffine);
+        // Below 2^(MIN_BATCH_WINDOW - 1) buckets, XYZZ whatever the prices.
+        let narrow = PlanOptions {
+            window: Some(MIN_BATCH_WINDOW - 1),
+            ifma: true,
+            ..PlanOptions::default()
+        };
+        let p = Planner::new(&spec, weights, narrow)
+            .unwrap()
+            .plan(1 << 16, 2)
+            .chosen;
+        assert!(p.processors.iter().all(|&q| q == Processor::Xyzz));
     }
 }

@@ -1,51 +1,154 @@
-//! Cost profiles: the measured (or estimated) price of each operation the planner counts,
-//! per curve/group, in nanoseconds on one core.
+//! Cost profiles: the measured price of each operation the planner counts, per curve/group,
+//! in nanoseconds on one core of the host.
 //!
-//! The built-in profile estimates each weight from operation counts × the price of one
-//! coordinate-field multiplication; `multiexp calibrate` replaces it with measurements of
-//! the host. A profile is versioned JSON so that it can be stored and reloaded.
+//! A [`Profile`] is versioned JSON. `multiexp calibrate` measures one on the host; the
+//! built-in profile ([`Profile::builtin`]) was measured the same way on the reference machine
+//! (see `default_profile.json` beside this file and its host facts), so nothing requires
+//! calibration. A curve/group missing from a profile takes the built-in profile's weights, and
+//! one missing from that (a curve outside the catalogue) an estimate from operation counts
+//! ([`Weights::estimate_for`]).
+//!
+//! What each weight prices (the cost formulas are in `cost.rs`):
+//! - per window c and processor ([`WindowWeights`], [`TaskWeights`]): `point`, the price of
+//!   adding one point into one of that window's 2^(c-1) buckets (cache misses of that many
+//!   buckets and, for the batch-affine processors, the batch's shared inversion amortised over
+//!   its batch size included), `bucket`, the price per filled bucket (its first point, a copy,
+//!   and its share of the reduction to the chunk sum), and `fixed`, the price per task of that
+//!   window's buckets whether filled or not;
+//! - `task`: the fixed cost of one chunk task; `digit` and `digit_scalar`: the digit pass,
+//!   per scalar·chunk and per scalar; `prepare`: converting one point to the IFMA processor's
+//!   record; `merge`: adding one task's partial sum into its chunk sum; `add_full` and
+//!   `double`: the projective addition and doubling of Horner's rule; `dispatch`: starting one
+//!   parallel phase on a pool of two or more workers;
+//! - `add_mixed`: one mixed XYZZ addition with the bucket in L1 (for reference: the task
+//!   weights already contain it).
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
+use crate::bucket::{batch_size, ifma_batch_size, Processor};
 use crate::curves::CurveSpec;
+use crate::digits::MAX_WINDOW;
+use crate::Error;
 
 /// Format version of profile files; a file of another version is refused on load.
-pub const PROFILE_VERSION: u32 = 1;
+pub const PROFILE_VERSION: u32 = 2;
+
+/// The multiexp version this library is; a profile measured by another one is refused on
+/// load, since its processors may have changed.
+pub const MULTIEXP_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The built-in profile's JSON, measured on the reference machine.
+const DEFAULT_PROFILE_JSON: &str = include_str!("default_profile.json");
+
+/// What one chunk task costs with one processor at one window.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TaskWeights {
+    /// Per task, ns: what does not depend on the points (resetting and scanning the buckets;
+    /// the batch-affine reductions' one inversion per round).
+    pub fixed: f64,
+    /// Per point added into a filled bucket, ns.
+    pub point: f64,
+    /// Per filled bucket, ns: its first point (a copy) and its share of the reduction.
+    pub bucket: f64,
+}
+
+/// The task weights of every processor at one window c.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WindowWeights {
+    /// The window c (2^(c-1) buckets).
+    pub window: u32,
+    /// XYZZ buckets with mixed additions.
+    pub xyzz: TaskWeights,
+    /// Batch-affine buckets, measured at batch size `batch_size`.
+    pub batch_affine: TaskWeights,
+    /// The batch size the batch-affine weights were measured at (informational).
+    pub batch_size: usize,
+    /// Batch-affine on AVX-512 IFMA, measured at `ifma_batch_size`; absent where the host or
+    /// the curve has no IFMA processor.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch_affine_ifma: Option<TaskWeights>,
+    /// The batch size the IFMA weights were measured at (informational).
+    #[serde(default)]
+    pub ifma_batch_size: usize,
+}
 
 /// The per-operation prices for one curve/group, in ns on one core.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Weights {
-    /// One mixed (bucket += affine point) XYZZ addition.
+    /// One mixed XYZZ addition with the bucket in L1.
     pub add_mixed: f64,
-    /// One batch-affine addition, the shared inversion amortised.
-    pub add_batch: f64,
-    /// One batch-affine addition on AVX-512 IFMA lanes, the shared inversion amortised.
-    pub add_batch_ifma: f64,
-    /// One full XYZZ addition (bucket reduction, merges).
+    /// One projective addition (Horner).
     pub add_full: f64,
-    /// One doubling (Horner).
+    /// One projective doubling (Horner).
     pub double: f64,
     /// Digit extraction, per scalar and chunk.
     pub digit: f64,
-    /// Fixed overhead of one chunk task (scheduling, bucket reset, conversion).
+    /// Digit extraction, per scalar (leaving the Montgomery form).
+    pub digit_scalar: f64,
+    /// Converting one point to an IFMA record (0 where there is no IFMA processor).
+    pub prepare: f64,
+    /// Fixed cost of one chunk task.
     pub task: f64,
+    /// Adding one task's partial sum into its chunk sum (conversion included).
+    pub merge: f64,
+    /// Starting one parallel phase (digits, records, tasks) on two or more workers.
+    pub dispatch: f64,
+    /// Task weights for windows 1..=16, in order.
+    pub windows: Vec<WindowWeights>,
 }
 
 impl Weights {
-    /// Estimates from operation counts: a field multiplication costs `mul_ns` and a squaring
-    /// about 0.8 of it; mixed add 8M + 2S, full add 12M + 2S, doubling 6M + 3S.
+    /// Estimates from operation counts, with no cache effects: a field multiplication costs
+    /// `mul_ns`, a squaring 0.8 of it, an inversion 100 of them; mixed add 8M + 2S, full add
+    /// 12M + 2S, doubling 6M + 3S, batch-affine add 5M + 1S + I/B (a third of that on IFMA
+    /// lanes), a reduction 2 full adds per bucket.
     pub fn estimate(mul_ns: f64) -> Self {
-        let s = 0.8 * mul_ns;
+        let m = mul_ns;
+        let s = 0.8 * m;
+        let inversion = 100.0 * m;
+        let add_mixed = 8.0 * m + 2.0 * s;
+        let add_full = 12.0 * m + 2.0 * s;
+        let windows = (1..=MAX_WINDOW)
+            .map(|c| {
+                let batch = batch_size(c);
+                let ifma_batch = ifma_batch_size(c);
+                let affine = 5.0 * m + s;
+                WindowWeights {
+                    window: c,
+                    xyzz: TaskWeights {
+                        fixed: 0.0,
+                        point: add_mixed,
+                        bucket: 2.0 * add_full,
+                    },
+                    batch_affine: TaskWeights {
+                        fixed: 0.0,
+                        point: affine + inversion / batch as f64,
+                        bucket: 2.0 * (affine + inversion / 64.0),
+                    },
+                    batch_size: batch,
+                    batch_affine_ifma: Some(TaskWeights {
+                        fixed: 0.0,
+                        point: (affine + inversion / ifma_batch as f64) / 3.0,
+                        bucket: 2.0 * (affine + inversion / 64.0) / 3.0,
+                    }),
+                    ifma_batch_size: ifma_batch,
+                }
+            })
+            .collect();
         Weights {
-            add_mixed: 8.0 * mul_ns + 2.0 * s + 2.0 * mul_ns,
-            add_batch: 5.0 * mul_ns + s + 3.0 * mul_ns,
-            add_batch_ifma: (5.0 * mul_ns + s + 3.0 * mul_ns) / 3.0,
-            add_full: 12.0 * mul_ns + 2.0 * s + 2.0 * mul_ns,
-            double: 6.0 * mul_ns + 3.0 * s + 2.0 * mul_ns,
+            add_mixed,
+            add_full,
+            double: 6.0 * m + 3.0 * s,
             digit: 1.5,
-            task: 2_000.0,
+            digit_scalar: m,
+            prepare: 2.0 * m,
+            task: 200.0,
+            merge: add_full + 4.0 * m,
+            dispatch: 20_000.0,
+            windows,
         }
     }
 
@@ -57,6 +160,77 @@ impl Weights {
         let mul_ns = (0.55 * l * l + 2.0) * spec.mul_weight();
         Self::estimate(mul_ns)
     }
+
+    /// The weights of window `c` (clamped to the windows present).
+    pub fn window(&self, c: u32) -> &WindowWeights {
+        let i = (c.max(1) as usize - 1).min(self.windows.len().saturating_sub(1));
+        &self.windows[i]
+    }
+
+    /// The task weights of `processor` at window `c`; `None` where it was not measured.
+    pub fn task_weights(&self, c: u32, processor: Processor) -> Option<TaskWeights> {
+        let w = self.window(c);
+        match processor {
+            Processor::Xyzz => Some(w.xyzz),
+            Processor::BatchAffine => Some(w.batch_affine),
+            Processor::BatchAffineIfma => w.batch_affine_ifma,
+        }
+    }
+
+    /// Checks that every weight is a finite, non-negative number and that the windows are
+    /// exactly 1..=16 in order.
+    pub fn validate(&self, curve: &str) -> Result<(), Error> {
+        let bad = |what: String| Error::InvalidProfile {
+            curve: curve.to_string(),
+            reason: what,
+        };
+        let scalars = [
+            ("add_mixed", self.add_mixed),
+            ("add_full", self.add_full),
+            ("double", self.double),
+            ("digit", self.digit),
+            ("digit_scalar", self.digit_scalar),
+            ("prepare", self.prepare),
+            ("task", self.task),
+            ("merge", self.merge),
+            ("dispatch", self.dispatch),
+        ];
+        for (name, v) in scalars {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(bad(format!(
+                    "{name} = {v} is not a finite, non-negative number"
+                )));
+            }
+        }
+        let windows: Vec<u32> = self.windows.iter().map(|w| w.window).collect();
+        if windows != (1..=MAX_WINDOW).collect::<Vec<u32>>() {
+            return Err(bad(format!(
+                "windows must be 1..={MAX_WINDOW} in order, found {windows:?}"
+            )));
+        }
+        for w in &self.windows {
+            let tasks = [
+                ("xyzz", Some(w.xyzz)),
+                ("batch_affine", Some(w.batch_affine)),
+                ("batch_affine_ifma", w.batch_affine_ifma),
+            ];
+            for (name, t) in tasks {
+                if let Some(t) = t {
+                    for (field, v) in [("fixed", t.fixed), ("point", t.point), ("bucket", t.bucket)]
+                    {
+                        if !(v.is_finite() && v >= 0.0) {
+                            return Err(bad(format!(
+                                "window {} {name}.{field} = {v} is not a finite, \
+                                 non-negative number",
+                                w.window
+                            )));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Facts about the host a profile was measured on.
@@ -66,19 +240,18 @@ pub struct Host {
     pub cpu: String,
     /// Number of logical cores available.
     pub cores: usize,
-    /// When it was measured (ISO 8601).
+    /// When it was measured (ISO 8601, UTC).
     pub date: String,
     /// multiexp version that measured it.
     pub multiexp_version: String,
 }
 
-/// A cost profile: weights per curve/group name, with a fallback estimate for the rest.
+/// A cost profile: weights per curve/group name.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Profile {
     /// Format version ([`PROFILE_VERSION`]).
     pub version: u32,
-    /// The host the weights were measured on (empty for the built-in estimate).
-    #[serde(default)]
+    /// The host the weights were measured on.
     pub host: Host,
     /// Weights by catalogue name.
     pub curves: BTreeMap<String, Weights>,
@@ -86,25 +259,161 @@ pub struct Profile {
 
 impl Default for Profile {
     fn default() -> Self {
-        Profile::builtin()
+        Profile::builtin().clone()
     }
 }
 
 impl Profile {
-    /// The built-in profile: estimates for every curve/group.
-    pub fn builtin() -> Self {
+    /// The built-in profile, measured on the reference machine (parsed once per process).
+    pub fn builtin() -> &'static Profile {
+        static BUILTIN: OnceLock<Profile> = OnceLock::new();
+        BUILTIN.get_or_init(|| {
+            // The embedded file is checked by `builtin_profile_parses_and_covers_the_catalogue`;
+            // should it ever fail to parse, estimates stand in rather than a panic.
+            Profile::parse(DEFAULT_PROFILE_JSON).unwrap_or_else(|_| Profile::empty(Host::default()))
+        })
+    }
+
+    /// A profile without measured curves: every curve/group takes the built-in weights.
+    pub fn empty(host: Host) -> Self {
         Profile {
             version: PROFILE_VERSION,
-            host: Host::default(),
+            host,
             curves: BTreeMap::new(),
         }
     }
 
-    /// The weights for `spec`: measured if the profile has them, else estimated.
+    /// Parses a profile file, refusing one of another format version, one measured by another
+    /// multiexp version, and one with an invalid weight.
+    pub fn from_json(text: &str) -> Result<Profile, Error> {
+        let profile = Profile::parse(text)?;
+        if profile.host.multiexp_version != MULTIEXP_VERSION {
+            return Err(Error::ProfileMultiexpVersion {
+                found: profile.host.multiexp_version,
+                expected: MULTIEXP_VERSION.to_string(),
+            });
+        }
+        Ok(profile)
+    }
+
+    /// Parses and validates, without the multiexp version check.
+    fn parse(text: &str) -> Result<Profile, Error> {
+        #[derive(Deserialize)]
+        struct VersionOnly {
+            version: Option<u32>,
+        }
+        let head: VersionOnly = serde_json::from_str(text).map_err(|e| Error::ProfileParse {
+            reason: e.to_string(),
+        })?;
+        match head.version {
+            Some(PROFILE_VERSION) => {}
+            found => {
+                return Err(Error::ProfileFormatVersion {
+                    found,
+                    expected: PROFILE_VERSION,
+                })
+            }
+        }
+        let profile: Profile = serde_json::from_str(text).map_err(|e| Error::ProfileParse {
+            reason: e.to_string(),
+        })?;
+        for (name, w) in &profile.curves {
+            w.validate(name)?;
+        }
+        Ok(profile)
+    }
+
+    /// The profile as pretty-printed JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The weights for `spec`: this profile's if it has them, else the built-in profile's,
+    /// else estimated from operation counts.
     pub fn weights(&self, spec: &CurveSpec) -> Weights {
         self.curves
             .get(spec.name)
+            .or_else(|| Profile::builtin().curves.get(spec.name))
             .cloned()
             .unwrap_or_else(|| Weights::estimate_for(spec))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::curves;
+
+    #[test]
+    fn builtin_profile_parses_and_covers_the_catalogue() {
+        let builtin = Profile::parse(DEFAULT_PROFILE_JSON).unwrap();
+        for name in curves::NAMES {
+            assert!(builtin.curves.contains_key(*name), "{name} missing");
+        }
+        assert_eq!(builtin.version, PROFILE_VERSION);
+        assert!(!builtin.host.cpu.is_empty());
+    }
+
+    #[test]
+    fn a_profile_round_trips_through_json() {
+        let mut p = Profile::empty(Host {
+            cpu: "test cpu".into(),
+            cores: 2,
+            date: "2025-01-01T00:00:00Z".into(),
+            multiexp_version: MULTIEXP_VERSION.into(),
+        });
+        let spec = curves::spec("bn254-g1").unwrap();
+        p.curves
+            .insert(spec.name.to_string(), Weights::estimate_for(&spec));
+        assert_eq!(Profile::from_json(&p.to_json()).unwrap(), p);
+    }
+
+    #[test]
+    fn profiles_of_another_version_or_corrupt_are_refused() {
+        let mut p = Profile::empty(Host {
+            multiexp_version: MULTIEXP_VERSION.into(),
+            ..Host::default()
+        });
+        let spec = curves::spec("bn254-g1").unwrap();
+        p.curves
+            .insert(spec.name.to_string(), Weights::estimate_for(&spec));
+        let good = p.to_json();
+
+        let other_format = good.replacen("\"version\": 2", "\"version\": 1", 1);
+        assert!(matches!(
+            Profile::from_json(&other_format),
+            Err(Error::ProfileFormatVersion { found: Some(1), .. })
+        ));
+        let mut old = p.clone();
+        old.host.multiexp_version = "0.0.1".into();
+        assert!(matches!(
+            Profile::from_json(&old.to_json()),
+            Err(Error::ProfileMultiexpVersion { .. })
+        ));
+        assert!(matches!(
+            Profile::from_json(&good[..good.len() / 2]),
+            Err(Error::ProfileParse { .. })
+        ));
+        let mut negative = p.clone();
+        negative.curves.get_mut("bn254-g1").unwrap().windows[3]
+            .xyzz
+            .point = -1.0;
+        assert!(matches!(
+            Profile::from_json(&negative.to_json()),
+            Err(Error::InvalidProfile { .. })
+        ));
+        let mut short = p;
+        short.curves.get_mut("bn254-g1").unwrap().windows.pop();
+        assert!(matches!(
+            Profile::from_json(&short.to_json()),
+            Err(Error::InvalidProfile { .. })
+        ));
+    }
+
+    #[test]
+    fn curves_missing_from_a_profile_take_the_builtin_weights() {
+        let spec = curves::spec("bls12-381-g1").unwrap();
+        let empty = Profile::empty(Host::default());
+        assert_eq!(empty.weights(&spec), Profile::builtin().weights(&spec));
     }
 }
