@@ -3,6 +3,7 @@
 mod cmd;
 mod common;
 mod peers;
+mod plot;
 
 use std::process::ExitCode;
 
@@ -22,10 +23,13 @@ enum Command {
     Curves(cmd::curves::Args),
     /// Compute one MSM on deterministic random inputs.
     Msm(cmd::msm::Args),
-    /// Benchmark multiexp against arkworks, or plan variants against each other.
+    /// Benchmark multiexp against peers, plan variants against each other, or prove the
+    /// planner's choices (--verify-plan).
     Bench(cmd::bench::Args),
     /// Show the planner's candidates and choice for one MSM size.
     Plan(cmd::plan::Args),
+    /// Measure this host's cost profile (the planner's weights) and write it.
+    Calibrate(cmd::calibrate::Args),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +44,7 @@ fn main() -> ExitCode {
         Some(Command::Msm(a)) => cmd::msm::run(a),
         Some(Command::Bench(a)) => cmd::bench::run(a),
         Some(Command::Plan(a)) => cmd::plan::run(a),
+        Some(Command::Calibrate(a)) => cmd::calibrate::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -4,16 +4,29 @@
 //!
 //! - default: multiexp (planner's choice) against arkworks' `VariableBaseMSM::msm`, both on
 //!   the same number of threads, with a check that the results agree;
-//! - `--compare auto,never,parts2`: plan variants of multiexp against each other.
+//! - `--compare auto,never,parts2`: plan variants of multiexp against each other;
+//! - `--vs arkworks,halo2curves,blst`: peers, with `--csv` and `--svg` (time vs n per library);
+//! - `--verify-plan`: the planner's choice against every nearby window and split, over a range
+//!   of n (`verify_plan.rs`).
+//!
+//! Every mode plans with the profile of `--profile`, `$MULTIEXP_PROFILE`, the config dir or
+//! the built-in one.
+
+use std::path::PathBuf;
+use std::sync::Arc;
 
 use ark_ec::short_weierstrass::{Projective, SWCurveConfig};
 use clap::Parser;
 use multiexp::curves::{CurveSpec, CurveVisitor};
-use multiexp::{Config, SplitPolicy};
+use multiexp::{Config, Profile, SplitPolicy};
 use serde_json::json;
 
-use crate::common::{interleave, parse_size, parse_variant, Contender, Format, Stats, Variant};
+use crate::cmd::verify_plan::{self, Statistic, VerifyArgs};
+use crate::common::{
+    interleave, load_profile, parse_size, parse_variant, Contender, Format, Stats, Variant,
+};
 use crate::peers::{self, PeerRun};
+use crate::plot::{write_svg, Look, Panel, Series};
 
 /// Arguments of `multiexp bench`.
 #[derive(Parser, Debug, Clone)]
@@ -40,30 +53,66 @@ pub struct Args {
     /// Peers to time against multiexp: arkworks, halo2curves, blst.
     #[arg(long, value_delimiter = ',', default_value = "arkworks")]
     pub vs: Vec<String>,
-    /// Also write the --vs table as CSV to this file.
+    /// Also write the --vs table, or the --verify-plan rows, as CSV to this file
+    /// (--verify-plan default: verify-plan-CURVE.csv).
     #[arg(long)]
-    pub csv: Option<std::path::PathBuf>,
+    pub csv: Option<PathBuf>,
+    /// Also plot time vs n (per library for --vs; per variant for --verify-plan) as SVG to this
+    /// file (--verify-plan default: verify-plan-CURVE.svg).
+    #[arg(long)]
+    pub svg: Option<PathBuf>,
+    /// Prove the planner's choices: time its plan against every window within --window-span
+    /// of it and the split variants, for every power of two in --n-range and the midpoints.
+    #[arg(long)]
+    pub verify_plan: bool,
+    /// Sizes of --verify-plan: LO..HI, e.g. 2^8..2^22.
+    #[arg(long, value_parser = parse_range, default_value = "2^8..2^20")]
+    pub n_range: (usize, usize),
+    /// Windows timed by --verify-plan on each side of the chosen one.
+    #[arg(long, default_value_t = 3)]
+    pub window_span: u32,
+    /// The statistic of each variant's samples that --verify-plan compares.
+    #[arg(long, value_enum, default_value_t)]
+    pub stat: Statistic,
+    /// Cost profile (default: $MULTIEXP_PROFILE, else <config dir>/multiexp/profile.json, else
+    /// the built-in one).
+    #[arg(long)]
+    pub profile: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
 }
 
-struct BenchRun(Args);
+/// Parses `LO..HI` of two sizes.
+fn parse_range(s: &str) -> Result<(usize, usize), String> {
+    let (lo, hi) = s
+        .split_once("..")
+        .ok_or_else(|| format!("expected LO..HI, e.g. 2^8..2^20, got {s:?}"))?;
+    let (lo, hi) = (parse_size(lo)?, parse_size(hi.trim_start_matches('='))?);
+    if lo == 0 || lo > hi {
+        return Err(format!("empty range {s:?}"));
+    }
+    Ok((lo, hi))
+}
+
+struct BenchRun(Args, Arc<Profile>);
 
 impl CurveVisitor for BenchRun {
     type Output = anyhow::Result<()>;
 
     fn visit<P: SWCurveConfig>(self, spec: &CurveSpec) -> anyhow::Result<()> {
-        let args = self.0;
+        let (args, profile) = (self.0, self.1);
         let threads = args.threads.unwrap_or_else(multiexp::exec::available_cores);
         let mut json_rows = Vec::new();
         let mut csv_rows: Vec<String> = Vec::new();
+        let mut plot: Vec<Series> = Vec::new();
         for &n in &args.n {
             let points = multiexp::sample::points::<P>(n, args.seed);
             let scalars = multiexp::sample::scalars::<P::ScalarField>(n, args.seed);
             let config = |split| Config {
                 threads: Some(threads),
                 split,
+                profile: Some(profile.clone()),
                 ..Config::default()
             };
             match &args.compare {
@@ -71,7 +120,10 @@ impl CurveVisitor for BenchRun {
                     let contenders = variants
                         .iter()
                         .map(|v| {
-                            let cfg = v.config(threads);
+                            let cfg = Config {
+                                profile: Some(profile.clone()),
+                                ..v.config(threads)
+                            };
                             let (points, scalars) = (&points, &scalars);
                             Contender {
                                 name: v.name.clone(),
@@ -89,7 +141,11 @@ impl CurveVisitor for BenchRun {
                     let plans: Vec<String> = variants
                         .iter()
                         .map(|v| {
-                            multiexp::plan_for::<P>(n, &v.config(threads))
+                            let cfg = Config {
+                                profile: Some(profile.clone()),
+                                ..v.config(threads)
+                            };
+                            multiexp::plan_for::<P>(n, &cfg)
                                 .map(|r| r.chosen.describe())
                                 .unwrap_or_default()
                         })
@@ -150,6 +206,18 @@ impl CurveVisitor for BenchRun {
                     }
                     for (t, s) in timed.iter().zip(&stats) {
                         let ratio = ours / s.median;
+                        match plot.iter_mut().find(|p| p.name == t.name) {
+                            Some(series) => series.points.push((n as f64, s.median)),
+                            None => plot.push(Series {
+                                name: t.name.clone(),
+                                points: vec![(n as f64, s.median)],
+                                style: if t.name == "multiexp" {
+                                    Look::Emphasis
+                                } else {
+                                    Look::Plain
+                                },
+                            }),
+                        }
                         csv_rows.push(format!(
                             "{},{},{},{},{},{:.4},{:.4},{:.4},{}",
                             t.name, spec.name, n, threads, args.reps, s.min, s.median, ratio, agree
@@ -185,6 +253,22 @@ impl CurveVisitor for BenchRun {
             std::fs::write(path, text)
                 .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
         }
+        if let Some(path) = &args.svg {
+            if args.compare.is_some() {
+                anyhow::bail!("--svg plots --vs or --verify-plan runs, not --compare");
+            }
+            write_svg(
+                path,
+                &format!(
+                    "multiexp bench --vs: {}, {threads} threads (median of {} interleaved reps)",
+                    spec.name, args.reps
+                ),
+                &[Panel {
+                    y_label: "median time, ms",
+                    series: &plot,
+                }],
+            )?;
+        }
         if args.format == Format::Json {
             println!("{}", serde_json::to_string_pretty(&json_rows)?);
         }
@@ -217,10 +301,34 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if t == 0 {
             anyhow::bail!("--threads must be at least 1");
         }
-        if args.compare.is_none() {
+        if args.compare.is_none() && !args.verify_plan {
             peers::pin_threads(t)?;
         }
     }
+    let (profile, source) = load_profile(args.profile.as_deref());
     let curve = args.curve.clone();
-    multiexp::curves::visit(&curve, BenchRun(args))?
+    if args.verify_plan {
+        let spec = multiexp::curves::spec(&curve)?;
+        let threads = multiexp::Config {
+            threads: args.threads,
+            ..Default::default()
+        }
+        .workers()?;
+        let default_file = |ext: &str| PathBuf::from(format!("verify-plan-{}.{ext}", spec.name));
+        return verify_plan::run(VerifyArgs {
+            curve,
+            range: args.n_range,
+            threads,
+            reps: args.reps,
+            seed: args.seed,
+            span: args.window_span,
+            csv: args.csv.clone().unwrap_or_else(|| default_file("csv")),
+            svg: args.svg.clone().unwrap_or_else(|| default_file("svg")),
+            format: args.format,
+            stat: args.stat,
+            profile,
+            profile_source: source,
+        });
+    }
+    multiexp::curves::visit(&curve, BenchRun(args, profile))?
 }

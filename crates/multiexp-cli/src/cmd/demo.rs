@@ -16,6 +16,12 @@ pub fn run() -> anyhow::Result<()> {
         compare: None,
         vs: vec!["arkworks".into()],
         csv: None,
+        svg: None,
+        verify_plan: false,
+        n_range: (1 << 8, 1 << 20),
+        window_span: 3,
+        stat: Default::default(),
+        profile: None,
         format: Format::Table,
     })
 }

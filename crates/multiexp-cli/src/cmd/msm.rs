@@ -7,7 +7,7 @@ use multiexp::curves::{CurveSpec, CurveVisitor};
 use multiexp::{Config, SplitPolicy};
 use serde_json::json;
 
-use crate::common::{compressed_hex, parse_size, parse_split, time_ms, Format};
+use crate::common::{compressed_hex, load_profile, parse_size, parse_split, time_ms, Format};
 
 /// Arguments of `multiexp msm`.
 #[derive(Parser, Debug, Clone)]
@@ -30,6 +30,10 @@ pub struct Args {
     /// Split policy: auto, never or partsK.
     #[arg(long, value_parser = parse_split, default_value = "auto")]
     pub split: SplitPolicy,
+    /// Cost profile (default: $MULTIEXP_PROFILE, else <config dir>/multiexp/profile.json, else
+    /// the built-in one).
+    #[arg(long)]
+    pub profile: Option<std::path::PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
@@ -48,6 +52,7 @@ impl CurveVisitor for MsmRun {
             threads: args.threads,
             window: args.window,
             split: args.split,
+            profile: Some(load_profile(args.profile.as_deref()).0),
             ..Config::default()
         };
         let report = multiexp::plan_for::<P>(args.n, &config)?;
@@ -64,6 +69,7 @@ impl CurveVisitor for MsmRun {
                     "window": plan.window(),
                     "threads": plan.workers,
                     "plan": plan.describe(),
+                    "predicted_ms": plan.makespan / 1e6,
                     "ms": ms,
                     "result": hex,
                 })
@@ -73,7 +79,10 @@ impl CurveVisitor for MsmRun {
                 println!("n        {}", args.n);
                 println!("threads  {}", plan.workers);
                 println!("plan     {}", plan.describe());
-                println!("time     {ms:.3} ms");
+                println!(
+                    "time     {ms:.3} ms (predicted {:.3} ms)",
+                    plan.makespan / 1e6
+                );
                 println!("result   {hex}");
             }
         }

@@ -3,10 +3,10 @@
 use ark_ec::short_weierstrass::SWCurveConfig;
 use clap::Parser;
 use multiexp::curves::{CurveSpec, CurveVisitor};
-use multiexp::plan::{Plan, PlanOptions, Planner, Profile, SplitKind, SplitPolicy};
+use multiexp::plan::{Plan, PlanOptions, Planner, SplitKind, SplitPolicy};
 use serde_json::{json, Value};
 
-use crate::common::{parse_size, parse_split, Format};
+use crate::common::{load_profile, parse_size, parse_split, Format};
 
 /// Arguments of `multiexp plan`.
 #[derive(Parser, Debug, Clone)]
@@ -32,6 +32,10 @@ pub struct Args {
     /// Margin a split must win by, in percent.
     #[arg(long, default_value_t = 3.0)]
     pub margin: f64,
+    /// Cost profile (default: $MULTIEXP_PROFILE, else <config dir>/multiexp/profile.json, else
+    /// the built-in one).
+    #[arg(long)]
+    pub profile: Option<std::path::PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
@@ -78,7 +82,7 @@ impl CurveVisitor for PlanRun {
             processor: None,
             ifma: multiexp::bucket::ifma_limbs::<P>().is_some(),
         };
-        let profile = Profile::builtin();
+        let (profile, source) = load_profile(args.profile.as_deref());
         let planner = Planner::new(spec, profile.weights(spec), options)?;
         let report = planner.plan(args.n, cores);
         let chosen = &report.chosen;
@@ -88,6 +92,7 @@ impl CurveVisitor for PlanRun {
                     "curve": spec.name,
                     "n": args.n,
                     "cores": cores,
+                    "profile": source.to_string(),
                     "unit": "ms",
                     "chosen": plan_json(chosen),
                     "candidates": report.candidates.iter().map(plan_json).collect::<Vec<_>>(),
@@ -97,8 +102,8 @@ impl CurveVisitor for PlanRun {
             }
             Format::Table => {
                 println!(
-                    "{} n={} P={} cores (modeled ms; ratio = makespan / chosen makespan)",
-                    spec.name, args.n, cores
+                    "{} n={} P={} cores, profile {} (modeled ms; ratio = makespan / chosen makespan)",
+                    spec.name, args.n, cores, source
                 );
                 println!(
                     "  {:>2} {:>4} {:<14} {:>12} {:>12} {:>7}",
