@@ -4,7 +4,8 @@
 //! - Task weights, per window c = 1..=16 and processor (XYZZ, scalar batch-affine, and the
 //!   IFMA processor where it runs): the real chunk processor (`BucketSet::process`) accumulates
 //!   chunk 0's digits of uniform scalars over m points into B = 2^(c-1) buckets, at its batch
-//!   size, and reduces them. A coarse pass times every processor at m = B and 4B; a refining
+//!   size, and reduces them. A coarse pass times every processor at m = 3B/8, 2B and 4B (the
+//!   first fills 31% of the buckets, which tells the fixed price from the per-bucket one); a refining
 //!   pass adds m = 16B (8B with `--quick`, or where a sample would run long) for the processors
 //!   that are the cheapest at that window or within 50% of it: those the planner can choose,
 //!   whose per-point price must hold up to the large m/B of big MSMs. `fixed`, `point` and
@@ -446,6 +447,9 @@ impl CurveVisitor for Calibrate<'_> {
             let budget = (effort.sample_cap_ns / per_point.max(1.0)) as usize;
             budget.clamp(8 * b, effort.refine_ratio * b)
         };
+        // 3B/8 fills 31% of the buckets: enough to tell `fixed` from `bucket`, and above the
+        // 25% at which the batch-affine processors switch to their sparse reduction.
+        let sparse_m = |c: u32| (3usize << (c - 1)).div_ceil(8);
         let lo_m = |c: u32| 2usize << (c - 1);
         let coarse_m = |c: u32| 4usize << (c - 1);
         let max_m = windows
@@ -488,7 +492,7 @@ impl CurveVisitor for Calibrate<'_> {
             digit_scalars: effort.digit_scalars,
         };
 
-        // Coarse pass: everything, task probes at 2B and 4B.
+        // Coarse pass: everything, task probes at 3B/8, 2B and 4B.
         let mut probes: Vec<Sampled> = Vec::new();
         let op = |probe, ns: f64| {
             let iters = iters_for(ns, effort.sample_min_ns);
@@ -515,7 +519,7 @@ impl CurveVisitor for Calibrate<'_> {
         }
         for &c in &windows {
             for &p in &procs {
-                for m in [lo_m(c), coarse_m(c)] {
+                for m in [sparse_m(c), lo_m(c), coarse_m(c)] {
                     let probe = Probe::Task {
                         window: c,
                         processor: p,
@@ -586,10 +590,11 @@ impl CurveVisitor for Calibrate<'_> {
                     processor: p,
                     m,
                 };
-                let mut samples = vec![
-                    (lo_m(c), value(at(lo_m(c)))),
-                    (coarse_m(c), value(at(coarse_m(c)))),
-                ];
+                let mut samples: Vec<(usize, f64)> = [sparse_m(c), lo_m(c), coarse_m(c)]
+                    .iter()
+                    .map(|&m| (m, value(at(m))))
+                    .collect();
+                samples.dedup_by_key(|s| s.0);
                 samples.extend(refined_at(c, p));
                 let fit = solve_task(&samples, task, density, buckets);
                 raw.push(json!({
