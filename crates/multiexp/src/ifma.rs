@@ -41,6 +41,8 @@ pub struct Field52<const L: usize> {
     pub pinv: u64,
     /// R² mod p, R = 2^(52L): converts a canonical integer into the Montgomery domain.
     pub r2: [u64; L],
+    /// R³ mod p: turns the plain inverse (aR)⁻¹ of a raw value into the Montgomery form a⁻¹R.
+    pub r3: [u64; L],
     /// Number of 64-bit limbs of the arkworks representation.
     limbs64: usize,
 }
@@ -127,12 +129,15 @@ impl<const L: usize> Field52<L> {
                 sub_in_place(&mut r2, &p);
             }
         }
-        Some(Field52 {
+        let mut field = Field52 {
             p,
             pinv,
             r2,
+            r3: [0; L],
             limbs64: m64.len(),
-        })
+        };
+        field.r3 = field.mul_scalar(&r2, &r2);
+        Some(field)
     }
 
     /// Montgomery product a·b/R mod p of one pair (scalar, 128-bit arithmetic).
@@ -191,6 +196,11 @@ impl<const L: usize> Field52<L> {
             Some(inv) => self.encode(&inv),
             None => [0; L],
         }
+    }
+
+    /// The number of 64-bit limbs of the arkworks representation.
+    pub fn limbs64(&self) -> usize {
+        self.limbs64
     }
 
     /// Vector constants for the lane functions.
@@ -402,6 +412,68 @@ impl<const L: usize> Lanes<L> {
         Fe(core::array::from_fn(|i| {
             _mm512_mask_blend_epi64(mask, b.0[i], a.0[i])
         }))
+    }
+
+    /// Lane k of the result is lane k - S of `a`, or lane k of `fill` for k < S.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512 F and IFMA (see [`available`]).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub fn shift_up<const S: i32>(&self, a: &Fe<L>, fill: &Fe<L>) -> Fe<L> {
+        // valignq of (a : fill) by 8 - S lanes.
+        Fe(core::array::from_fn(|i| match S {
+            1 => _mm512_alignr_epi64::<7>(a.0[i], fill.0[i]),
+            2 => _mm512_alignr_epi64::<6>(a.0[i], fill.0[i]),
+            _ => _mm512_alignr_epi64::<4>(a.0[i], fill.0[i]),
+        }))
+    }
+
+    /// Lane k of the result is lane k + S of `a`, or lane k of `fill` for k + S ≥ 8.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512 F and IFMA (see [`available`]).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub fn shift_down<const S: i32>(&self, a: &Fe<L>, fill: &Fe<L>) -> Fe<L> {
+        // valignq of (fill : a) by S lanes.
+        Fe(core::array::from_fn(|i| match S {
+            1 => _mm512_alignr_epi64::<1>(fill.0[i], a.0[i]),
+            2 => _mm512_alignr_epi64::<2>(fill.0[i], a.0[i]),
+            _ => _mm512_alignr_epi64::<4>(fill.0[i], a.0[i]),
+        }))
+    }
+
+    /// The inverse of every lane of `a` (all non-zero) with one scalar inversion: inclusive
+    /// prefix and suffix products across the lanes in three shift-and-multiply steps each,
+    /// then a⁻¹_k = (Π a)⁻¹ · Π_{j<k} a_j · Π_{j>k} a_j. Eight vector products instead of
+    /// 3·7 scalar ones. `invert` inverts one scalar element (Montgomery form).
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512 F and IFMA (see [`available`]).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    pub fn invert_lanes(
+        &self,
+        a: &Fe<L>,
+        one: &Fe<L>,
+        invert: impl FnOnce(&[u64; L]) -> [u64; L],
+    ) -> Fe<L> {
+        let mut pre = *a;
+        pre = self.mul(&pre, &self.shift_up::<1>(&pre, one));
+        pre = self.mul(&pre, &self.shift_up::<2>(&pre, one));
+        pre = self.mul(&pre, &self.shift_up::<4>(&pre, one));
+        let mut suf = *a;
+        suf = self.mul(&suf, &self.shift_down::<1>(&suf, one));
+        suf = self.mul(&suf, &self.shift_down::<2>(&suf, one));
+        suf = self.mul(&suf, &self.shift_down::<4>(&suf, one));
+        let total = extract(&pre)[7];
+        let inv = self.splat(&invert(&total));
+        let others = self.mul(
+            &self.shift_up::<1>(&pre, one),
+            &self.shift_down::<1>(&suf, one),
+        );
+        self.mul(&inv, &others)
     }
 
     /// Loads eight elements stored consecutively limb by limb (`src[8·i + lane]`).

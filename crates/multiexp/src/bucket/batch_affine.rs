@@ -19,6 +19,7 @@ use ark_ff::{Field, Zero};
 
 use crate::bucket::lanes::Lanes;
 use crate::bucket::Xyzz;
+use crate::inverse::Inverter;
 use crate::reduce::add_multiple;
 
 /// Largest conflict queue, as a multiple of the batch size.
@@ -50,6 +51,7 @@ pub struct BatchAffine<P: SWCurveConfig> {
     queue: Vec<Pending>,
     retry: Vec<Pending>,
     lanes: Lanes<P>,
+    inverter: Inverter<P::BaseField>,
     /// Batch size.
     size: usize,
 }
@@ -70,6 +72,7 @@ impl<P: SWCurveConfig> Default for BatchAffine<P> {
             queue: Vec::new(),
             retry: Vec::new(),
             lanes: Lanes::default(),
+            inverter: Inverter::default(),
             size: 1,
         }
     }
@@ -189,7 +192,7 @@ impl<P: SWCurveConfig> BatchAffine<P> {
                 self.prefix[i] = acc;
             }
             // Every denominator is non-zero (equal x never enters the batch).
-            let mut inv = acc.inverse().unwrap_or_default();
+            let mut inv = self.inverter.invert(&acc);
             for i in (0..len).rev() {
                 let d_inv = if i == 0 {
                     inv

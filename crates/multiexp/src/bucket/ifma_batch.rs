@@ -14,7 +14,6 @@
 //! additions, 4L gathers and 2L scatters per eight, and one scalar inversion per batch.
 
 use core::arch::x86_64::*;
-use core::marker::PhantomData;
 
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::{AffineRepr, CurveGroup};
@@ -23,6 +22,7 @@ use ark_ff::{Field, PrimeField};
 use crate::bucket::lanes::lane_count;
 use crate::bucket::Xyzz;
 use crate::ifma::{assemble, extract, Fe, Field52};
+use crate::inverse::PrimeInverter;
 use crate::reduce::add_multiple;
 
 /// Largest conflict queue, as a multiple of the batch size.
@@ -70,9 +70,9 @@ impl<const L: usize> Default for Scratch<L> {
 /// field `F`.
 struct Adder<F: PrimeField, const L: usize> {
     field: Field52<L>,
+    inverter: PrimeInverter<F>,
     one: [u64; L],
     scratch: Scratch<L>,
-    _field: PhantomData<F>,
 }
 
 impl<F: PrimeField, const L: usize> Adder<F, L> {
@@ -82,9 +82,9 @@ impl<F: PrimeField, const L: usize> Adder<F, L> {
         let one = field.mul_scalar(&unit, &field.r2);
         Adder {
             field,
+            inverter: PrimeInverter::new(),
             one,
             scratch: Scratch::default(),
-            _field: PhantomData,
         }
     }
 
@@ -174,25 +174,17 @@ impl<F: PrimeField, const L: usize> Adder<F, L> {
             s.prefix.push(prefix);
             s.index.push((dv, valid));
         }
-        // Invert the eight lane products: a scalar Montgomery trick over the lanes.
-        let totals = extract(&s.prefix[steps - 1]);
-        let mut chain = [[0u64; L]; 8];
-        let mut acc = self.one;
-        for k in 0..8 {
-            acc = self.field.mul_scalar(&acc, &totals[k]);
-            chain[k] = acc;
-        }
-        let mut inv = self.field.inverse_scalar::<F>(&acc);
-        let mut lane_inv = [[0u64; L]; 8];
-        for k in (0..8).rev() {
-            lane_inv[k] = if k == 0 {
-                inv
-            } else {
-                self.field.mul_scalar(&inv, &chain[k - 1])
-            };
-            inv = self.field.mul_scalar(&inv, &totals[k]);
-        }
-        let mut inv = assemble(&lane_inv);
+        // Invert the eight lane products with one scalar inversion.
+        let field = &self.field;
+        let inverter = &self.inverter;
+        let mut inv = lanes.invert_lanes(&s.prefix[steps - 1], &one, |total| {
+            // The plain inverse of the raw value aR is a⁻¹R⁻¹; times R³ (Montgomery) is a⁻¹R.
+            let mut canonical = [0u64; 16];
+            let limbs = &mut canonical[..field.limbs64()];
+            crate::ifma::from_radix52(total, limbs);
+            inverter.invert_canonical(limbs);
+            field.mul_scalar(&crate::ifma::to_radix52::<L>(limbs), &field.r3)
+        });
         for step in (0..steps).rev() {
             let inv_step = if step == 0 {
                 inv
