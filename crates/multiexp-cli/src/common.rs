@@ -172,9 +172,8 @@ pub fn parse_split(s: &str) -> Result<multiexp::SplitPolicy, String> {
 }
 
 /// A multiexp configuration to benchmark, spelled as `:`-separated settings: a split policy
-/// (`auto`, `never`, `partsK`), a window (`c12`) and a processor (`xyzz`, `batch`, `ifma`),
-/// e.g.
-/// `parts2`, `c13:batch` or `never:c16:xyzz`.
+/// (`auto`, `never`, `partsK`), a window (`c12`), a processor (`xyzz`, `batch`, `ifma`) and a
+/// batch size (`b512`), e.g. `parts2`, `c13:batch`, `never:c16:xyzz` or `c14:ifma:b768`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Variant {
     /// The spelling it was parsed from.
@@ -185,6 +184,8 @@ pub struct Variant {
     pub window: Option<u32>,
     /// Forced processor.
     pub processor: Option<multiexp::Processor>,
+    /// Forced batch size.
+    pub batch: Option<usize>,
 }
 
 impl Variant {
@@ -195,6 +196,7 @@ impl Variant {
             split: self.split,
             window: self.window,
             processor: self.processor,
+            batch: self.batch,
             ..multiexp::Config::default()
         }
     }
@@ -207,6 +209,7 @@ pub fn parse_variant(s: &str) -> Result<Variant, String> {
         split: multiexp::SplitPolicy::Auto,
         window: None,
         processor: None,
+        batch: None,
     };
     for token in s.split(':') {
         match token {
@@ -215,6 +218,9 @@ pub fn parse_variant(s: &str) -> Result<Variant, String> {
             "ifma" => v.processor = Some(multiexp::Processor::BatchAffineIfma),
             t if t.starts_with('c') && t[1..].parse::<u32>().is_ok() => {
                 v.window = t[1..].parse().ok();
+            }
+            t if t.starts_with('b') && t[1..].parse::<usize>().is_ok_and(|b| b > 0) => {
+                v.batch = t[1..].parse().ok();
             }
             t => v.split = parse_split(t)?,
         }

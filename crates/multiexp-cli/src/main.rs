@@ -26,6 +26,8 @@ enum Command {
     Bench(cmd::bench::Args),
     /// Show the planner's candidates and choice for one MSM size.
     Plan(cmd::plan::Args),
+    /// Measure the memory one MSM needs beyond its inputs (peak RSS).
+    Memory(cmd::memory::Args),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +42,7 @@ fn main() -> ExitCode {
         Some(Command::Msm(a)) => cmd::msm::run(a),
         Some(Command::Bench(a)) => cmd::bench::run(a),
         Some(Command::Plan(a)) => cmd::plan::run(a),
+        Some(Command::Memory(a)) => cmd::memory::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -39,6 +39,8 @@ pub struct Config {
     pub split: SplitPolicy,
     /// Force the chunk processor.
     pub processor: Option<Processor>,
+    /// Force the batch size of the batch-affine processors (experiments).
+    pub batch: Option<usize>,
     /// The split margin (fraction); `None`: [`plan::DEFAULT_MARGIN`].
     pub margin: Option<f64>,
     /// The cost profile; `None`: the built-in one.
@@ -65,6 +67,7 @@ impl Config {
             split: self.split,
             margin: self.margin.unwrap_or(plan::DEFAULT_MARGIN),
             processor: self.processor,
+            batch: self.batch,
             ifma: false,
         }
     }

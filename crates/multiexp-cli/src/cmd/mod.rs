@@ -3,5 +3,6 @@
 pub mod bench;
 pub mod curves;
 pub mod demo;
+pub mod memory;
 pub mod msm;
 pub mod plan;

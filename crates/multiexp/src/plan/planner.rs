@@ -14,7 +14,7 @@
 //! Predicted time = digits/P + LPT makespan of the tasks + merges + Horner. A split is taken
 //! only if it beats the best unsplit plan by the margin (default 3%); ties go to less work.
 
-use crate::bucket::{batch_size, Processor};
+use crate::bucket::{batch_size, Processor, TaskShape};
 use crate::curves::CurveSpec;
 use crate::digits::{Windowing, MAX_WINDOW};
 use crate::plan::cost::CostModel;
@@ -97,6 +97,11 @@ pub struct Plan {
     pub work: f64,
     /// Modeled wall time, ns.
     pub makespan: f64,
+    /// Whether the executor may move a batch-affine task to XYZZ when its digits turn out
+    /// sparse or skewed ([`crate::bucket::refine`]); false when the processor was forced.
+    pub adaptive: bool,
+    /// A forced batch size for the batch-affine processors, else their default per window.
+    pub batch: Option<usize>,
 }
 
 impl Plan {
@@ -121,6 +126,22 @@ impl Plan {
     /// Whether any chunk is cut.
     pub fn is_split(&self) -> bool {
         self.split != SplitKind::None
+    }
+
+    /// How the executor runs `task`, given its digits: the planned processor, refined by
+    /// [`crate::bucket::refine`] when the plan is adaptive.
+    pub fn shape_for(&self, task: &ChunkTask, digits: &[i16]) -> TaskShape {
+        let processor = if self.adaptive {
+            crate::bucket::refine(task.processor, digits, self.window())
+        } else {
+            task.processor
+        };
+        TaskShape {
+            processor,
+            buckets: self.windowing.buckets(task.chunk),
+            window: self.window(),
+            batch: self.batch,
+        }
     }
 
     /// The executor's schedule of this plan's tasks: LPT on its workers.
@@ -172,6 +193,8 @@ pub struct PlanOptions {
     pub margin: f64,
     /// Force this processor for every chunk.
     pub processor: Option<Processor>,
+    /// Force the batch size of the batch-affine processors (experiments).
+    pub batch: Option<usize>,
     /// Whether the IFMA batch-affine processor can run this curve on this host.
     pub ifma: bool,
 }
@@ -183,6 +206,7 @@ impl Default for PlanOptions {
             split: SplitPolicy::Auto,
             margin: DEFAULT_MARGIN,
             processor: None,
+            batch: None,
             ifma: false,
         }
     }
@@ -302,6 +326,8 @@ impl Planner {
             tasks,
             work,
             makespan,
+            adaptive: self.options.processor.is_none(),
+            batch: self.options.batch,
         }
     }
 
