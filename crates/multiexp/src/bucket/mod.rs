@@ -414,29 +414,31 @@ fn accumulate_xyzz<P: SWCurveConfig>(
     }
 }
 
-/// The batch size used for window c (buckets 2^(c-1)).
+/// The batch size of the scalar batch-affine processor for window c (buckets 2^(c-1)); the
+/// processor caps it at a quarter of the bucket count. Measured (docs/bench/batch-sizes.md):
+/// with divsteps inversions the optimum is flat from about 256 on.
 pub fn batch_size(c: u32) -> usize {
     match c {
         0..=9 => (1usize << c.saturating_sub(1)) / 8 + 16,
         10 => 80,
-        11 => 150,
-        12 => 200,
-        13 => 350,
-        14 => 400,
-        15 => 500,
+        11 => 256,
+        12 => 256,
+        13 => 512,
+        14 => 512,
+        15 => 512,
         _ => 640,
     }
 }
 
-/// The batch size of the IFMA processor for window c.
+/// The batch size of the IFMA processor for window c (capped at a quarter of the buckets).
+/// Measured (docs/bench/batch-sizes.md): larger batches win up to about 1024, flat beyond.
 pub fn ifma_batch_size(c: u32) -> usize {
     match c {
         0..=9 => 64,
         10 => 128,
         11 => 256,
         12 => 384,
-        13 => 512,
-        14 => 640,
+        13 => 768,
         _ => 1024,
     }
 }
