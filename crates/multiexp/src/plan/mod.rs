@@ -4,10 +4,11 @@
 pub mod cost;
 pub mod makespan;
 pub mod planner;
+pub mod probe;
 pub mod profile;
 
 pub use planner::{
-    ChunkTask, Plan, PlanOptions, PlanReport, Planner, SplitKind, SplitPolicy, DEFAULT_MARGIN,
-    MIN_WINDOW,
+    Candidate, CandidatePrice, ChunkTask, Decision, Plan, PlanOptions, PlanReport, Planner,
+    SplitKind, SplitPolicy, DEFAULT_MARGIN, MIN_WINDOW,
 };
 pub use profile::{Profile, Weights};
