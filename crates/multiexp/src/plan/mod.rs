@@ -2,6 +2,7 @@
 //! the planner that chooses the window, the processor and the split.
 
 pub mod cost;
+pub mod legacy;
 pub mod makespan;
 pub mod planner;
 pub mod probe;
