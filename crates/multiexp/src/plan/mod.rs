@@ -7,6 +7,7 @@ pub mod makespan;
 pub mod planner;
 pub mod probe;
 pub mod profile;
+pub mod sweep;
 
 pub use planner::{
     Candidate, CandidatePrice, ChunkTask, Decision, Plan, PlanOptions, PlanReport, Planner,
