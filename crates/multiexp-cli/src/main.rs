@@ -26,6 +26,8 @@ enum Command {
     Bench(cmd::bench::Args),
     /// Show the planner's candidates and choice for one MSM size.
     Plan(cmd::plan::Args),
+    /// Every split decision of gnark's models and ours over a range of sizes.
+    Sweep(cmd::sweep::Args),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +42,7 @@ fn main() -> ExitCode {
         Some(Command::Msm(a)) => cmd::msm::run(a),
         Some(Command::Bench(a)) => cmd::bench::run(a),
         Some(Command::Plan(a)) => cmd::plan::run(a),
+        Some(Command::Sweep(a)) => cmd::sweep::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

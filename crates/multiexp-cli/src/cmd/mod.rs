@@ -5,3 +5,4 @@ pub mod curves;
 pub mod demo;
 pub mod msm;
 pub mod plan;
+pub mod sweep;
