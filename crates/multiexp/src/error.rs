@@ -43,8 +43,8 @@ pub enum Error {
         /// What the thread pool builder reported.
         reason: String,
     },
-    /// A range of sizes that is empty or starts at 0.
-    #[error("size range {min}..={max} is empty or starts at 0")]
+    /// A range of sizes that is empty, starts at 0 or ends beyond what the sweep supports.
+    #[error("size range {min}..={max} is empty, starts at 0 or ends beyond 2^40")]
     InvalidRange {
         /// Smallest size asked for.
         min: u64,

@@ -22,7 +22,7 @@ fn sizes() -> Vec<usize> {
     let mut x = 40.0f64;
     while x < (1u64 << 24) as f64 {
         out.push(x as usize);
-        x *= 1.11;
+        x *= 1.23;
     }
     out
 }

@@ -10,7 +10,7 @@ use anyhow::{bail, Context};
 use clap::{Parser, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use multiexp::curves::CurveSpec;
-use multiexp::plan::sweep::{sweep, Policy, Row, SweepModel, SweepSpec, DEFAULT_CORES};
+use multiexp::plan::sweep::{sweep, Policy, Row, SweepModel, SweepSpec, DEFAULT_CORES, MAX_N};
 use multiexp::plan::Profile;
 use serde_json::{json, Value};
 
@@ -123,9 +123,9 @@ fn parse_spec(args: &Args) -> anyhow::Result<SweepSpec> {
     if args.cores.contains(&0) {
         bail!("--cores must all be at least 1");
     }
-    if args.n_min == 0 || args.n_min > args.n_max {
+    if args.n_min == 0 || args.n_min > args.n_max || args.n_max as u64 > MAX_N {
         bail!(
-            "--n-min {} and --n-max {} must satisfy 1 ≤ n-min ≤ n-max",
+            "--n-min {} and --n-max {} must satisfy 1 ≤ n-min ≤ n-max ≤ 2^40",
             args.n_min,
             args.n_max
         );
@@ -172,6 +172,7 @@ pub fn row_json(row: &Row, ifma: bool) -> Value {
         "worst_n": o.worst_n,
         "harmful": o.harmful,
         "split_adds_work": o.split_adds_work(),
+        "work_not_added": o.work_not_added,
         "depends_only_on_min": row.depends_only_on_min,
     });
     if row.model == SweepModel::Multiexp {

@@ -125,6 +125,10 @@ impl Policy {
     }
 }
 
+/// Largest n the sweep accepts: far beyond any MSM, and small enough that every model's
+/// integer and float arithmetic stays exact where it must.
+pub const MAX_N: u64 = 1 << 40;
+
 /// The default core counts.
 pub const DEFAULT_CORES: [usize; 12] = [1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128];
 
@@ -185,7 +189,7 @@ pub struct Outcome {
     /// The worst slowdown (≥ 1) of the decision taken against the better arm under the fluid
     /// makespan.
     pub worst_slowdown: f64,
-    /// The smallest n where it occurs.
+    /// The smallest n where it occurs (the range's first n when the slowdown is 1 throughout).
     pub worst_n: u64,
     /// Sizes where a split was taken that the fluid oracle prices above unsplit.
     pub harmful: u64,
@@ -585,7 +589,7 @@ pub fn sweep(
     profile: &Profile,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<(Vec<Row>, SweepStats), Error> {
-    if spec.n_min == 0 || spec.n_min > spec.n_max {
+    if spec.n_min == 0 || spec.n_min > spec.n_max || spec.n_max > MAX_N {
         return Err(Error::InvalidRange {
             min: spec.n_min,
             max: spec.n_max,
