@@ -28,6 +28,8 @@ enum Command {
     Plan(cmd::plan::Args),
     /// Measure the memory one MSM needs beyond its inputs (peak RSS).
     Memory(cmd::memory::Args),
+    /// Every split decision of gnark's models and ours over a range of sizes.
+    Sweep(cmd::sweep::Args),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(a)) => cmd::bench::run(a),
         Some(Command::Plan(a)) => cmd::plan::run(a),
         Some(Command::Memory(a)) => cmd::memory::run(a),
+        Some(Command::Sweep(a)) => cmd::sweep::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

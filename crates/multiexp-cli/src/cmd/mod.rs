@@ -6,3 +6,4 @@ pub mod demo;
 pub mod memory;
 pub mod msm;
 pub mod plan;
+pub mod sweep;

@@ -22,6 +22,9 @@ use crate::plan::makespan::{lpt, lpt_makespan, lpt_order, Schedule};
 use crate::plan::profile::Weights;
 use crate::Error;
 
+mod decide;
+pub use decide::{Candidate, CandidatePrice, Decision};
+
 /// Smallest window the engine implements.
 pub const MIN_WINDOW: u32 = 1;
 
@@ -267,11 +270,17 @@ impl Planner {
     /// is wide enough that a batch rarely meets its own bucket twice and the task fills at
     /// least one batch, and the profile prices it below a mixed XYZZ addition.
     fn processor(&self, w: &Windowing, chunk: usize, m: usize) -> Processor {
+        self.processor_when(w, chunk, m >= batch_size(w.window))
+    }
+
+    /// [`processor`](Self::processor) given whether the task's points fill one batch (the only
+    /// part of the choice that depends on n, which `decide` probes).
+    fn processor_when(&self, w: &Windowing, chunk: usize, fills_batch: bool) -> Processor {
         if let Some(p) = self.options.processor {
             return p;
         }
         let wide = w.window >= MIN_BATCH_WINDOW && w.buckets(chunk) >= 1 << (MIN_BATCH_WINDOW - 1);
-        if !wide || m < batch_size(w.window) {
+        if !wide || !fills_batch {
             return Processor::Xyzz;
         }
         let weights = &self.model.weights;
