@@ -1,7 +1,9 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod bench_decode;
 pub mod curves;
 pub mod demo;
+pub mod gen;
 pub mod msm;
 pub mod plan;

@@ -1,0 +1,288 @@
+//! The point pipeline: decode → on the curve (a square root per compressed point) → in the
+//! subgroup, in blocks of [`BLOCK`] points run in parallel on the caller's rayon pool.
+//!
+//! Within a block the three stages run one after the other, each over the block's points in
+//! index order and each only up to the first error found so far, so the error reported is
+//! always the one of the lowest index in the whole input. Blocks past a known error are
+//! skipped. Square roots and subgroup tests use the IFMA kernels of `lanes.rs` eight points
+//! at a time where they apply, and arkworks arithmetic everywhere else.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
+use ark_ec::AffineRepr;
+use ark_ff::{Field, Zero};
+use rayon::prelude::*;
+
+use super::encoding::{Codec, Decoded};
+use super::error::{FlagProblem, InputError, InputErrorKind, Location};
+use super::subgroup::SubgroupCheck;
+
+/// Points per parallel task.
+pub(crate) const BLOCK: usize = 256;
+
+/// A sequence of encoded elements: lines of a hex input or records of a binary one.
+pub(crate) trait Elements: Sync {
+    /// Number of elements.
+    fn count(&self) -> usize;
+    /// Where element `index` is.
+    fn location(&self, index: usize) -> Location;
+    /// The bytes of element `index`, decoded into `buf` (of the element size) if need be.
+    fn bytes<'a>(&'a self, index: usize, buf: &'a mut [u8]) -> Result<&'a [u8], InputErrorKind>;
+}
+
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Debug)]
+enum SqrtKernel {
+    L5(super::lanes::SqrtLanes<5>),
+    L7(super::lanes::SqrtLanes<7>),
+    L8(super::lanes::SqrtLanes<8>),
+}
+
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Debug)]
+enum EndoKernel {
+    L8(super::lanes::EndoLanes<8>),
+}
+
+/// Everything one input's points are checked with.
+pub(crate) struct Checker<P: SWCurveConfig> {
+    subgroup: Option<SubgroupCheck<P>>,
+    #[cfg(target_arch = "x86_64")]
+    sqrt: Option<SqrtKernel>,
+    #[cfg(target_arch = "x86_64")]
+    endo: Option<EndoKernel>,
+}
+
+impl<P: SWCurveConfig> Checker<P> {
+    /// The checks for `P`; `subgroup` false skips the subgroup test; `vector` false keeps to
+    /// arkworks arithmetic.
+    pub fn new(subgroup: bool, vector: bool) -> Self {
+        let subgroup = subgroup.then(SubgroupCheck::<P>::new);
+        #[cfg(target_arch = "x86_64")]
+        {
+            use super::lanes::{EndoLanes, SqrtLanes};
+            let sqrt = if vector {
+                SqrtLanes::<5>::new::<P>()
+                    .map(SqrtKernel::L5)
+                    .or_else(|| SqrtLanes::<7>::new::<P>().map(SqrtKernel::L7))
+                    .or_else(|| SqrtLanes::<8>::new::<P>().map(SqrtKernel::L8))
+            } else {
+                None
+            };
+            let endo = match &subgroup {
+                Some(SubgroupCheck::Endo(t)) if vector => {
+                    EndoLanes::<8>::new(t).map(EndoKernel::L8)
+                }
+                _ => None,
+            };
+            Checker {
+                subgroup,
+                sqrt,
+                endo,
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = vector;
+            Checker { subgroup }
+        }
+    }
+
+    /// Decodes and checks the block of points starting at element `start` into `out`; the
+    /// first error (its index within the block) if any.
+    pub fn block<E: Elements>(
+        &self,
+        elements: &E,
+        codec: &Codec<P>,
+        start: usize,
+        out: &mut [Affine<P>],
+    ) -> Option<(usize, InputErrorKind)> {
+        let mut buf = vec![0u8; codec.size()];
+        let mut compressed = Vec::new();
+        let mut limit = out.len();
+        let mut error = None;
+        for (k, slot) in out.iter_mut().enumerate() {
+            let decoded = elements
+                .bytes(start + k, &mut buf)
+                .and_then(|bytes| codec.decode(bytes));
+            match decoded {
+                Err(kind) => {
+                    (limit, error) = (k, Some((k, kind)));
+                    break;
+                }
+                Ok(Decoded::Infinity) => *slot = Affine::identity(),
+                Ok(Decoded::Compressed { x, larger }) => compressed.push((k, x, larger)),
+                Ok(Decoded::Uncompressed(p)) => {
+                    if !p.is_on_curve() {
+                        (limit, error) = (k, Some((k, InputErrorKind::NotOnCurve)));
+                        break;
+                    }
+                    *slot = p;
+                }
+            }
+        }
+        if let Some((k, kind)) = self.decompress(&compressed, out) {
+            (limit, error) = (k, Some((k, kind)));
+        }
+        if let Some(k) = self.first_outside_subgroup(&out[..limit]) {
+            return Some((k, InputErrorKind::NotInSubgroup));
+        }
+        error
+    }
+
+    /// Fills the compressed points in (`(index, x, y is the larger root)`, in index order);
+    /// the first failure.
+    fn decompress(
+        &self,
+        items: &[(usize, P::BaseField, bool)],
+        out: &mut [Affine<P>],
+    ) -> Option<(usize, InputErrorKind)> {
+        #[cfg(target_arch = "x86_64")]
+        match &self.sqrt {
+            Some(SqrtKernel::L5(k)) => return decompress_lanes(k, items, out),
+            Some(SqrtKernel::L7(k)) => return decompress_lanes(k, items, out),
+            Some(SqrtKernel::L8(k)) => return decompress_lanes(k, items, out),
+            None => {}
+        }
+        for &(k, x, larger) in items {
+            let mut rhs = P::add_b(x.square() * x);
+            if !P::COEFF_A.is_zero() {
+                rhs += P::mul_by_a(x);
+            }
+            let Some(mut y) = rhs.sqrt() else {
+                return Some((k, InputErrorKind::NotOnCurve));
+            };
+            if (y > -y) != larger {
+                if y.is_zero() {
+                    let problem = FlagProblem::SignOnZeroY;
+                    return Some((k, InputErrorKind::InvalidFlags { problem }));
+                }
+                y = -y;
+            }
+            out[k] = Affine::new_unchecked(x, y);
+        }
+        None
+    }
+
+    /// The index of the first point of `points` outside the subgroup.
+    fn first_outside_subgroup(&self, points: &[Affine<P>]) -> Option<usize> {
+        let check = self.subgroup.as_ref()?;
+        #[cfg(target_arch = "x86_64")]
+        if let (Some(EndoKernel::L8(k)), SubgroupCheck::Endo(test)) = (&self.endo, check) {
+            return first_outside_lanes(k, test, points);
+        }
+        points.iter().position(|p| !check.contains(p))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn decompress_lanes<P: SWCurveConfig, const L: usize>(
+    kernel: &super::lanes::SqrtLanes<L>,
+    items: &[(usize, P::BaseField, bool)],
+    out: &mut [Affine<P>],
+) -> Option<(usize, InputErrorKind)> {
+    use super::lanes::{from_radix52, is_larger52, negate52, radix52_of};
+    type Prime<P> = <<P as ark_ec::CurveConfig>::BaseField as Field>::BasePrimeField;
+    let prime = |x: &P::BaseField| x.to_base_prime_field_elements().next().unwrap_or_default();
+    for group in items.chunks(8) {
+        let xs: [[u64; L]; 8] = core::array::from_fn(|lane| {
+            let (_, x, _) = group.get(lane).unwrap_or(&group[0]);
+            radix52_of::<Prime<P>, L>(&prime(x))
+        });
+        let (ys, ok) = kernel.sqrt8(&xs);
+        for (lane, &(k, x, larger)) in group.iter().enumerate() {
+            if ok & (1 << lane) == 0 {
+                return Some((k, InputErrorKind::NotOnCurve));
+            }
+            let mut y = ys[lane];
+            let zero = y.iter().all(|&l| l == 0);
+            if !zero && is_larger52(&y, kernel.modulus()) != larger {
+                y = negate52(&y, kernel.modulus());
+            } else if zero && larger {
+                let problem = FlagProblem::SignOnZeroY;
+                return Some((k, InputErrorKind::InvalidFlags { problem }));
+            }
+            let y = from_radix52::<Prime<P>, L>(&y)
+                .and_then(|y| P::BaseField::from_base_prime_field_elems([y]));
+            match y {
+                Some(y) => out[k] = Affine::new_unchecked(x, y),
+                None => return Some((k, InputErrorKind::NotOnCurve)),
+            }
+        }
+    }
+    None
+}
+
+#[cfg(target_arch = "x86_64")]
+fn first_outside_lanes<P: SWCurveConfig, const L: usize>(
+    kernel: &super::lanes::EndoLanes<L>,
+    test: &super::subgroup::EndoTest<P>,
+    points: &[Affine<P>],
+) -> Option<usize> {
+    use super::lanes::radix52_of;
+    type Prime<P> = <<P as ark_ec::CurveConfig>::BaseField as Field>::BasePrimeField;
+    let prime = |x: &P::BaseField| x.to_base_prime_field_elements().next().unwrap_or_default();
+    let finite: Vec<usize> = (0..points.len())
+        .filter(|&i| !points[i].is_zero())
+        .collect();
+    for group in finite.chunks(8) {
+        let lane_point = |lane: usize| &points[*group.get(lane).unwrap_or(&group[0])];
+        let xs =
+            core::array::from_fn(|lane| radix52_of::<Prime<P>, L>(&prime(&lane_point(lane).x)));
+        let ys =
+            core::array::from_fn(|lane| radix52_of::<Prime<P>, L>(&prime(&lane_point(lane).y)));
+        let (pass, exceptional) = kernel.test8(&xs, &ys);
+        for (lane, &i) in group.iter().enumerate() {
+            let ok = if exceptional & (1 << lane) != 0 {
+                test.holds(&points[i])
+            } else {
+                pass & (1 << lane) != 0
+            };
+            if !ok {
+                return Some(i);
+            }
+        }
+    }
+    None
+}
+
+/// Decodes and checks every element, in parallel; the error of the lowest index if any.
+pub(crate) fn decode_points<P: SWCurveConfig, E: Elements>(
+    input: &str,
+    elements: &E,
+    codec: &Codec<P>,
+    checker: &Checker<P>,
+) -> Result<Vec<Affine<P>>, InputError> {
+    let n = elements.count();
+    if n == 0 {
+        return Err(InputError::new(
+            input,
+            Location::Whole,
+            InputErrorKind::Empty,
+        ));
+    }
+    let mut points = vec![Affine::<P>::identity(); n];
+    let first_bad = AtomicUsize::new(usize::MAX);
+    let failure = points
+        .par_chunks_mut(BLOCK)
+        .enumerate()
+        .filter_map(|(b, out)| {
+            let start = b * BLOCK;
+            if start > first_bad.load(Ordering::Relaxed) {
+                return None;
+            }
+            let found = checker
+                .block(elements, codec, start, out)
+                .map(|(k, kind)| (start + k, kind));
+            if let Some((i, _)) = &found {
+                first_bad.fetch_min(*i, Ordering::Relaxed);
+            }
+            found
+        })
+        .min_by_key(|(i, _)| *i);
+    match failure {
+        Some((i, kind)) => Err(InputError::new(input, elements.location(i), kind)),
+        None => Ok(points),
+    }
+}
