@@ -333,3 +333,55 @@ fn garbage_never_makes_the_binary_panic() {
         assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     }
 }
+
+/// The result README.md's worked example commits to.
+const README_RESULT: &str = "8be2ab4e05669a3b6e33d132ade1cfa09ce9927935d4f82a412f406b3fd59ff921cdeb12a0efab3ab3ca09738daeefd1";
+
+#[test]
+fn readme_worked_example_gives_arkworks_result() {
+    let readme = include_str!("../../../README.md");
+    assert!(readme.contains(README_RESULT));
+    let points = multiexp::sample::points::<G1>(4096, 1);
+    let scalars = multiexp::sample::scalars::<Fr>(4096, 1);
+    let expected = G1Projective::msm(&points, &scalars).unwrap().into_affine();
+    assert_eq!(input::point_to_hex(&expected), README_RESULT);
+    // The README's two commands, verbatim but for the directory.
+    let dir = scratch("readme");
+    let (p, s) = (dir.join("points.hex"), dir.join("scalars.hex"));
+    let out = multiexp(&[
+        "gen",
+        "--curve",
+        "bls12-381-g1",
+        "--n",
+        "4096",
+        "--seed",
+        "1",
+        "--points",
+        path_str(&p),
+        "--scalars",
+        path_str(&s),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let first = |path: &PathBuf| {
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert!(readme.contains(&first(&p)[..12]) && readme.contains(&first(&s)[..8]));
+    let out = multiexp(&[
+        "msm",
+        "--curve",
+        "bls12-381-g1",
+        "--points",
+        path_str(&p),
+        "--scalars",
+        path_str(&s),
+        "--output-format",
+        "hex",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), README_RESULT);
+}
