@@ -463,6 +463,29 @@ fn binary_point_flags_and_curve_are_checked_at_the_record_offset() {
 }
 
 #[test]
+fn zero_coordinates_without_the_infinity_flag_are_not_on_the_curve() {
+    // arkworks holds the identity as (0, 0); as coordinates it is no curve point.
+    fn check<P: SWCurveConfig>(encoding: PointEncoding) {
+        let size = input::point_size::<P>(encoding, false);
+        let mut file = 1u64.to_le_bytes().to_vec();
+        file.resize(8 + size, 0);
+        for vector_kernels in [true, false] {
+            let options = PointOptions {
+                vector_kernels,
+                ..PointOptions::default()
+            };
+            let err =
+                input::points_from_binary::<P>("p.bin", &file, Some(false), &options).unwrap_err();
+            assert_error(&err, Location::Byte(8), Kind::NotOnCurve);
+        }
+    }
+    check::<ark_grumpkin::GrumpkinConfig>(PointEncoding::Arkworks);
+    check::<Bn254G1>(PointEncoding::Arkworks);
+    check::<Bls381G1>(PointEncoding::Zcash);
+    check::<ark_bn254::g2::Config>(PointEncoding::Arkworks);
+}
+
+#[test]
 fn arkworks_uncompressed_sign_bit_must_match_y() {
     let points = multiexp::sample::points::<Bn254G1>(2, 1);
     let mut file = input::points_to_binary(&points, false);

@@ -109,16 +109,27 @@ impl Layout {
     }
 }
 
-/// The canonical integer of little-endian `bytes` if it is below the modulus of `F`; a byte
-/// index `masked` has `mask` applied first.
+/// `word` with `mask` applied to its byte `byte` (0 = least significant) if `byte` < 8.
+fn mask_byte(word: u64, byte: usize, mask: u8) -> u64 {
+    if byte < 8 {
+        word & !((!mask as u64) << (8 * byte))
+    } else {
+        word
+    }
+}
+
+/// The canonical integer of little-endian `bytes` if it is below the modulus of `F`; byte
+/// index `masked` has `mask` applied first. Reads whole 64-bit words.
 fn canonical_le<F: PrimeField>(bytes: &[u8], masked: usize, mask: u8) -> Option<F::BigInt> {
     let mut big = F::BigInt::default();
     let limbs = big.as_mut();
-    for (k, &b) in bytes.iter().enumerate() {
-        let b = if k == masked { b & mask } else { b };
-        match limbs.get_mut(k / 8) {
-            Some(limb) => *limb |= (b as u64) << (8 * (k % 8)),
-            None if b != 0 => return None,
+    for (i, chunk) in bytes.chunks(8).enumerate() {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        let word = mask_byte(u64::from_le_bytes(word), masked.wrapping_sub(8 * i), mask);
+        match limbs.get_mut(i) {
+            Some(limb) => *limb = word,
+            None if word != 0 => return None,
             None => {}
         }
     }
@@ -129,13 +140,18 @@ fn canonical_le<F: PrimeField>(bytes: &[u8], masked: usize, mask: u8) -> Option<
 fn canonical_be<F: PrimeField>(bytes: &[u8], masked: usize, mask: u8) -> Option<F::BigInt> {
     let mut big = F::BigInt::default();
     let limbs = big.as_mut();
-    let len = bytes.len();
-    for (k, &b) in bytes.iter().enumerate() {
-        let b = if k == masked { b & mask } else { b };
-        let from_end = len - 1 - k;
-        match limbs.get_mut(from_end / 8) {
-            Some(limb) => *limb |= (b as u64) << (8 * (from_end % 8)),
-            None if b != 0 => return None,
+    // Byte k of `bytes` is byte (len - 1 - k) of the integer.
+    let masked = match masked < bytes.len() {
+        true => bytes.len() - 1 - masked,
+        false => usize::MAX,
+    };
+    for (i, chunk) in bytes.rchunks(8).enumerate() {
+        let mut word = [0u8; 8];
+        word[8 - chunk.len()..].copy_from_slice(chunk);
+        let word = mask_byte(u64::from_be_bytes(word), masked.wrapping_sub(8 * i), mask);
+        match limbs.get_mut(i) {
+            Some(limb) => *limb = word,
+            None if word != 0 => return None,
             None => {}
         }
     }
@@ -170,8 +186,17 @@ pub(crate) fn is_larger<F: PrimeField>(coefficients: &[F::BigInt]) -> bool {
         .is_some_and(|c| *c > F::MODULUS_MINUS_ONE_DIV_TWO)
 }
 
-/// The canonical integers of a coordinate's coefficients (the first `degree` are used).
-type Coefficients<P> = [<Prime<P> as PrimeField>::BigInt; MAX_DEGREE];
+/// The canonical integer of a base prime field element of `P`.
+pub(crate) type Int<P> = <Prime<P> as PrimeField>::BigInt;
+
+/// A decoded coordinate.
+struct Coordinate<P: SWCurveConfig> {
+    value: P::BaseField,
+    /// The canonical integer of its first coefficient (all of it over a prime field).
+    first: Int<P>,
+    /// Whether it is the larger of ±value.
+    larger: bool,
+}
 
 /// A decoded point before the curve checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,11 +207,16 @@ pub(crate) enum Decoded<P: SWCurveConfig> {
     Compressed {
         /// The x coordinate.
         x: P::BaseField,
+        /// The canonical integer of x's first coefficient (all of x over a prime field).
+        x_int: <Prime<P> as PrimeField>::BigInt,
         /// y is the larger of ±y.
         larger: bool,
     },
     /// Both coordinates, not yet checked to be on the curve.
     Uncompressed(Affine<P>),
+    /// Both coordinates over a prime field as canonical integers, not yet converted (see
+    /// [`Codec::deferring_fields`]) nor checked to be on the curve.
+    Integers([Int<P>; 2]),
 }
 
 /// Reads and writes the points of `P` in one encoding, compressed or not.
@@ -194,6 +224,8 @@ pub(crate) enum Decoded<P: SWCurveConfig> {
 pub(crate) struct Codec<P: SWCurveConfig> {
     encoding: PointEncoding,
     compressed: bool,
+    /// Uncompressed points over a prime field decode to [`Decoded::Integers`].
+    defer_fields: bool,
     layout: Layout,
     _curve: PhantomData<P>,
 }
@@ -203,8 +235,18 @@ impl<P: SWCurveConfig> Codec<P> {
         Codec {
             encoding,
             compressed,
+            defer_fields: false,
             layout: Layout::of::<P>(encoding),
             _curve: PhantomData,
+        }
+    }
+
+    /// This codec, decoding uncompressed points over a prime field to canonical integers
+    /// (for a caller that converts and checks them in bulk).
+    pub fn deferring_fields(self) -> Self {
+        Codec {
+            defer_fields: !self.compressed && self.layout.degree == 1,
+            ..self
         }
     }
 
@@ -218,8 +260,32 @@ impl<P: SWCurveConfig> Codec<P> {
         }
     }
 
-    /// The coefficients of a coordinate from its bytes (coefficient order per the encoding),
-    /// with `mask` applied to byte `masked`.
+    /// The canonical integer of a coordinate over a prime field and whether it is the larger
+    /// of ±value, from its bytes, with `mask` applied to byte `masked`.
+    fn prime_coordinate(
+        &self,
+        bytes: &[u8],
+        flagged: bool,
+        masked: usize,
+        mask: u8,
+        name: &'static str,
+    ) -> Result<(Int<P>, bool), InputErrorKind> {
+        let len = if flagged {
+            self.layout.flagged
+        } else {
+            self.layout.coeff
+        };
+        let chunk = &bytes[..len];
+        let int = match self.encoding {
+            PointEncoding::Zcash => canonical_be::<Prime<P>>(chunk, masked, mask),
+            PointEncoding::Arkworks => canonical_le::<Prime<P>>(chunk, masked, mask),
+        }
+        .ok_or(InputErrorKind::NonCanonicalField { coordinate: name })?;
+        Ok((int, int > Prime::<P>::MODULUS_MINUS_ONE_DIV_TWO))
+    }
+
+    /// A coordinate from its bytes (coefficient order per the encoding), with `mask` applied
+    /// to byte `masked`.
     fn coordinate(
         &self,
         bytes: &[u8],
@@ -227,11 +293,29 @@ impl<P: SWCurveConfig> Codec<P> {
         masked: usize,
         mask: u8,
         name: &'static str,
-    ) -> Result<(Coefficients<P>, P::BaseField), InputErrorKind> {
+    ) -> Result<Coordinate<P>, InputErrorKind> {
         let l = &self.layout;
-        let mut big = [<Prime<P> as PrimeField>::BigInt::default(); MAX_DEGREE];
+        let bad = || InputErrorKind::NonCanonicalField { coordinate: name };
+        if l.degree == 1 {
+            let (int, larger) = self.prime_coordinate(bytes, flagged, masked, mask, name)?;
+            let c = Prime::<P>::from_bigint(int).ok_or_else(bad)?;
+            return Ok(Coordinate {
+                value: P::BaseField::from_base_prime_field(c),
+                first: int,
+                larger,
+            });
+        }
+        let read = |offset: usize, len: usize| {
+            let chunk = &bytes[offset..offset + len];
+            let masked_here = masked.wrapping_sub(offset);
+            match self.encoding {
+                PointEncoding::Zcash => canonical_be::<Prime<P>>(chunk, masked_here, mask),
+                PointEncoding::Arkworks => canonical_le::<Prime<P>>(chunk, masked_here, mask),
+            }
+            .ok_or_else(bad)
+        };
+        let mut ints = [<Prime<P> as PrimeField>::BigInt::default(); MAX_DEGREE];
         let mut coeffs = [Prime::<P>::zero(); MAX_DEGREE];
-        let bad = InputErrorKind::NonCanonicalField { coordinate: name };
         let mut offset = 0;
         for i in 0..l.degree {
             // ZCash writes the highest coefficient first.
@@ -240,20 +324,17 @@ impl<P: SWCurveConfig> Codec<P> {
                 PointEncoding::Arkworks if flagged && i + 1 == l.degree => (i, l.flagged),
                 PointEncoding::Arkworks => (i, l.coeff),
             };
-            let chunk = &bytes[offset..offset + len];
-            let masked_here = masked.wrapping_sub(offset);
-            let value = match self.encoding {
-                PointEncoding::Zcash => canonical_be::<Prime<P>>(chunk, masked_here, mask),
-                PointEncoding::Arkworks => canonical_le::<Prime<P>>(chunk, masked_here, mask),
-            }
-            .ok_or_else(|| bad.clone())?;
-            big[index] = value;
-            coeffs[index] = Prime::<P>::from_bigint(value).ok_or_else(|| bad.clone())?;
+            ints[index] = read(offset, len)?;
+            coeffs[index] = Prime::<P>::from_bigint(ints[index]).ok_or_else(bad)?;
             offset += len;
         }
-        let field = P::BaseField::from_base_prime_field_elems(coeffs[..l.degree].iter().copied())
-            .ok_or(bad)?;
-        Ok((big, field))
+        let value = P::BaseField::from_base_prime_field_elems(coeffs[..l.degree].iter().copied())
+            .ok_or_else(bad)?;
+        Ok(Coordinate {
+            value,
+            first: ints[0],
+            larger: is_larger::<Prime<P>>(&ints[..l.degree]),
+        })
     }
 
     /// Decodes one point of exactly [`Codec::size`] bytes, checking every canonical-encoding
@@ -285,12 +366,25 @@ impl<P: SWCurveConfig> Codec<P> {
                 if !self.compressed && sign {
                     return Err(flags(FlagProblem::SignOnUncompressed));
                 }
-                let (_, x) = self.coordinate(&bytes[..x_len], false, 0, 0x1f, "x")?;
-                if self.compressed {
-                    return Ok(Decoded::Compressed { x, larger: sign });
+                if self.defer_fields {
+                    let (x, _) = self.prime_coordinate(&bytes[..x_len], false, 0, 0x1f, "x")?;
+                    let y_bytes = &bytes[x_len..];
+                    let (y, _) = self.prime_coordinate(y_bytes, false, usize::MAX, 0xff, "y")?;
+                    return Ok(Decoded::Integers([x, y]));
                 }
-                let (_, y) = self.coordinate(&bytes[x_len..], false, usize::MAX, 0xff, "y")?;
-                Ok(Decoded::Uncompressed(Affine::new_unchecked(x, y)))
+                let x = self.coordinate(&bytes[..x_len], false, 0, 0x1f, "x")?;
+                if self.compressed {
+                    let (x_int, x) = (x.first, x.value);
+                    return Ok(Decoded::Compressed {
+                        x,
+                        x_int,
+                        larger: sign,
+                    });
+                }
+                let y = self.coordinate(&bytes[x_len..], false, usize::MAX, 0xff, "y")?;
+                Ok(Decoded::Uncompressed(Affine::new_unchecked(
+                    x.value, y.value,
+                )))
             }
             PointEncoding::Arkworks => {
                 let last = bytes.len() - 1;
@@ -305,16 +399,33 @@ impl<P: SWCurveConfig> Codec<P> {
                     return Ok(Decoded::Infinity);
                 }
                 if self.compressed {
-                    let (_, x) = self.coordinate(bytes, true, last, 0x3f, "x")?;
-                    return Ok(Decoded::Compressed { x, larger: sign });
+                    let x = self.coordinate(bytes, true, last, 0x3f, "x")?;
+                    let (x_int, x) = (x.first, x.value);
+                    return Ok(Decoded::Compressed {
+                        x,
+                        x_int,
+                        larger: sign,
+                    });
                 }
-                let (_, x) = self.coordinate(&bytes[..x_len], false, usize::MAX, 0xff, "x")?;
                 let y_bytes = &bytes[x_len..];
-                let (y_big, y) = self.coordinate(y_bytes, true, y_bytes.len() - 1, 0x3f, "y")?;
-                if is_larger::<Prime<P>>(&y_big[..self.layout.degree]) != sign {
+                if self.defer_fields {
+                    let (x, _) =
+                        self.prime_coordinate(&bytes[..x_len], false, usize::MAX, 0xff, "x")?;
+                    let masked = y_bytes.len() - 1;
+                    let (y, larger) = self.prime_coordinate(y_bytes, true, masked, 0x3f, "y")?;
+                    if larger != sign {
+                        return Err(flags(FlagProblem::SignMismatch));
+                    }
+                    return Ok(Decoded::Integers([x, y]));
+                }
+                let x = self.coordinate(&bytes[..x_len], false, usize::MAX, 0xff, "x")?;
+                let y = self.coordinate(y_bytes, true, y_bytes.len() - 1, 0x3f, "y")?;
+                if y.larger != sign {
                     return Err(flags(FlagProblem::SignMismatch));
                 }
-                Ok(Decoded::Uncompressed(Affine::new_unchecked(x, y)))
+                Ok(Decoded::Uncompressed(Affine::new_unchecked(
+                    x.value, y.value,
+                )))
             }
         }
     }

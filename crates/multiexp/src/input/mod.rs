@@ -264,6 +264,7 @@ pub fn points_from_binary<P: SWCurveConfig>(
         uncompressed_codec
     };
     let checker = Checker::new(options.subgroup_check, options.vector_kernels);
+    let codec = checker.codec(codec);
     decode_points(input, &records, &codec, &checker)
 }
 
