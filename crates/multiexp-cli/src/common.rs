@@ -2,7 +2,6 @@
 
 use std::time::Instant;
 
-use ark_serialize::CanonicalSerialize;
 use clap::ValueEnum;
 
 /// Output format of every command.
@@ -35,20 +34,6 @@ pub fn check_cpu() -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// Lower-case hex of bytes.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// arkworks' compressed encoding, as hex.
-pub fn compressed_hex<T: CanonicalSerialize>(value: &T) -> String {
-    let mut bytes = Vec::new();
-    value
-        .serialize_compressed(&mut bytes)
-        .expect("writing to a Vec cannot fail");
-    hex(&bytes)
 }
 
 /// Min and median of samples (ms).

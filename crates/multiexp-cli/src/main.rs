@@ -20,8 +20,10 @@ struct Cli {
 enum Command {
     /// List the curve catalogue.
     Curves(cmd::curves::Args),
-    /// Compute one MSM on deterministic random inputs.
+    /// Compute one MSM, on points and scalars from files or on deterministic random inputs.
     Msm(cmd::msm::Args),
+    /// Write deterministic random points and scalars to files, in the formats `msm` reads.
+    Gen(cmd::gen::Args),
     /// Benchmark multiexp against arkworks, or plan variants against each other.
     Bench(cmd::bench::Args),
     /// Show the planner's candidates and choice for one MSM size.
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         None => cmd::demo::run(),
         Some(Command::Curves(a)) => cmd::curves::run(a),
         Some(Command::Msm(a)) => cmd::msm::run(a),
+        Some(Command::Gen(a)) => cmd::gen::run(a),
         Some(Command::Bench(a)) => cmd::bench::run(a),
         Some(Command::Plan(a)) => cmd::plan::run(a),
         Some(Command::Memory(a)) => cmd::memory::run(a),

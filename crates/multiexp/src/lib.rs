@@ -8,6 +8,7 @@ mod error;
 pub mod exec;
 #[cfg(target_arch = "x86_64")]
 pub mod ifma;
+pub mod input;
 pub mod inverse;
 pub mod plan;
 pub mod reduce;

@@ -43,6 +43,13 @@ pub struct Args {
     /// Also write the --vs table as CSV to this file.
     #[arg(long)]
     pub csv: Option<std::path::PathBuf>,
+    /// Time reading points instead (validation from compressed hex vs blst, uncompressed
+    /// binary, and the MSM they feed); see `bench_decode.rs`.
+    #[arg(long)]
+    pub decode: bool,
+    /// With --decode: also time validation on arkworks arithmetic alone (no IFMA kernels).
+    #[arg(long, requires = "decode")]
+    pub arkworks_arithmetic: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
@@ -220,6 +227,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if args.compare.is_none() {
             peers::pin_threads(t)?;
         }
+    }
+    if args.decode {
+        return crate::cmd::bench_decode::run(&args);
     }
     let curve = args.curve.clone();
     multiexp::curves::visit(&curve, BenchRun(args))?

@@ -16,6 +16,8 @@ pub fn run() -> anyhow::Result<()> {
         compare: None,
         vs: vec!["arkworks".into()],
         csv: None,
+        decode: false,
+        arkworks_arithmetic: false,
         format: Format::Table,
     })
 }

@@ -1,8 +1,10 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod bench_decode;
 pub mod curves;
 pub mod demo;
+pub mod gen;
 pub mod memory;
 pub mod msm;
 pub mod plan;
