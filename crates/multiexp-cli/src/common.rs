@@ -8,7 +8,6 @@ use std::time::Instant;
 
 use multiexp::Profile;
 
-use ark_serialize::CanonicalSerialize;
 use clap::ValueEnum;
 
 /// Output format of every command.
@@ -41,20 +40,6 @@ pub fn check_cpu() -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// Lower-case hex of bytes.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// arkworks' compressed encoding, as hex.
-pub fn compressed_hex<T: CanonicalSerialize>(value: &T) -> String {
-    let mut bytes = Vec::new();
-    value
-        .serialize_compressed(&mut bytes)
-        .expect("writing to a Vec cannot fail");
-    hex(&bytes)
 }
 
 /// Min and median of samples (ms).
@@ -198,9 +183,8 @@ pub fn parse_split(s: &str) -> Result<multiexp::SplitPolicy, String> {
 }
 
 /// A multiexp configuration to benchmark, spelled as `:`-separated settings: a split policy
-/// (`auto`, `never`, `partsK`), a window (`c12`) and a processor (`xyzz`, `batch`, `ifma`),
-/// e.g.
-/// `parts2`, `c13:batch` or `never:c16:xyzz`.
+/// (`auto`, `never`, `partsK`), a window (`c12`), a processor (`xyzz`, `batch`, `ifma`) and a
+/// batch size (`b512`), e.g. `parts2`, `c13:batch`, `never:c16:xyzz` or `c14:ifma:b768`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Variant {
     /// The spelling it was parsed from.
@@ -211,6 +195,8 @@ pub struct Variant {
     pub window: Option<u32>,
     /// Forced processor.
     pub processor: Option<multiexp::Processor>,
+    /// Forced batch size.
+    pub batch: Option<usize>,
 }
 
 impl Variant {
@@ -221,6 +207,7 @@ impl Variant {
             split: self.split,
             window: self.window,
             processor: self.processor,
+            batch: self.batch,
             ..multiexp::Config::default()
         }
     }
@@ -233,6 +220,7 @@ pub fn parse_variant(s: &str) -> Result<Variant, String> {
         split: multiexp::SplitPolicy::Auto,
         window: None,
         processor: None,
+        batch: None,
     };
     for token in s.split(':') {
         match token {
@@ -241,6 +229,9 @@ pub fn parse_variant(s: &str) -> Result<Variant, String> {
             "ifma" => v.processor = Some(multiexp::Processor::BatchAffineIfma),
             t if t.starts_with('c') && t[1..].parse::<u32>().is_ok() => {
                 v.window = t[1..].parse().ok();
+            }
+            t if t.starts_with('b') && t[1..].parse::<usize>().is_ok_and(|b| b > 0) => {
+                v.batch = t[1..].parse().ok();
             }
             t => v.split = parse_split(t)?,
         }

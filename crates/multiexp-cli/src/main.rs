@@ -21,8 +21,10 @@ struct Cli {
 enum Command {
     /// List the curve catalogue.
     Curves(cmd::curves::Args),
-    /// Compute one MSM on deterministic random inputs.
+    /// Compute one MSM, on points and scalars from files or on deterministic random inputs.
     Msm(cmd::msm::Args),
+    /// Write deterministic random points and scalars to files, in the formats `msm` reads.
+    Gen(cmd::gen::Args),
     /// Benchmark multiexp against peers, plan variants against each other, or prove the
     /// planner's choices (--verify-plan).
     Bench(cmd::bench::Args),
@@ -30,6 +32,10 @@ enum Command {
     Plan(cmd::plan::Args),
     /// Measure this host's cost profile (the planner's weights) and write it.
     Calibrate(cmd::calibrate::Args),
+    /// Measure the memory one MSM needs beyond its inputs (peak RSS).
+    Memory(cmd::memory::Args),
+    /// Every split decision of gnark's models and ours over a range of sizes.
+    Sweep(cmd::sweep::Args),
 }
 
 fn main() -> ExitCode {
@@ -42,9 +48,12 @@ fn main() -> ExitCode {
         None => cmd::demo::run(),
         Some(Command::Curves(a)) => cmd::curves::run(a),
         Some(Command::Msm(a)) => cmd::msm::run(a),
+        Some(Command::Gen(a)) => cmd::gen::run(a),
         Some(Command::Bench(a)) => cmd::bench::run(a),
         Some(Command::Plan(a)) => cmd::plan::run(a),
         Some(Command::Calibrate(a)) => cmd::calibrate::run(a),
+        Some(Command::Memory(a)) => cmd::memory::run(a),
+        Some(Command::Sweep(a)) => cmd::sweep::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

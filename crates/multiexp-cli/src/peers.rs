@@ -100,6 +100,24 @@ pub fn pin_threads(threads: usize) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// blst's own decoding of one compressed BLS12-381 G1 point (`blst_p1_uncompress`: flags,
+/// canonical x, square root) and its subgroup check (`blst_p1_affine_in_g1`); `None` if
+/// either rejects it.
+#[cfg(feature = "peers")]
+pub fn blst_g1_decode(compressed: &[u8; 48]) -> Option<blst::blst_p1_affine> {
+    let mut point = blst::blst_p1_affine::default();
+    // SAFETY: `compressed` holds the 48 bytes blst_p1_uncompress reads; `point` is a valid
+    // output struct, and blst_p1_affine_in_g1 only reads it.
+    unsafe {
+        if blst::blst_p1_uncompress(&mut point, compressed.as_ptr())
+            != blst::BLST_ERROR::BLST_SUCCESS
+        {
+            return None;
+        }
+        blst::blst_p1_affine_in_g1(&point).then_some(point)
+    }
+}
+
 #[cfg(feature = "peers")]
 mod with_peers {
     use super::*;

@@ -43,6 +43,14 @@ pub enum Error {
         /// What the thread pool builder reported.
         reason: String,
     },
+    /// A range of sizes that is empty, starts at 0 or ends beyond what the sweep supports.
+    #[error("size range {min}..={max} is empty, starts at 0 or ends beyond 2^40")]
+    InvalidRange {
+        /// Smallest size asked for.
+        min: u64,
+        /// Largest size asked for.
+        max: u64,
+    },
     /// A forced processor that cannot run this curve on this CPU.
     #[error("processor {processor} cannot run {curve} on this CPU")]
     UnsupportedProcessor {

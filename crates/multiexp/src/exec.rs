@@ -17,9 +17,9 @@ use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ff::{PrimeField, Zero};
 use rayon::ThreadPool;
 
-use crate::bucket::{BucketSet, Processor, Records};
+use crate::bucket::{ifma_limbs, BucketSet, Processor, RecordSlice, Records};
 use crate::digits::{decompose_into, Digits, Windowing};
-use crate::plan::Plan;
+use crate::plan::{Plan, SplitKind};
 use crate::reduce::horner;
 use crate::Error;
 
@@ -135,7 +135,11 @@ pub fn execute<P: SWCurveConfig>(
     digits: &Digits,
     trace: bool,
 ) -> Result<(Projective<P>, Option<Trace>), Error> {
-    let windowing = plan.windowing;
+    if streams(plan) {
+        if let Some(limbs) = ifma_limbs::<P>() {
+            return execute_streamed(plan, points, digits, limbs, trace, STREAM_BLOCK);
+        }
+    }
     let schedule = plan.schedule();
     let records = if plan.processors.contains(&Processor::BatchAffineIfma) {
         Records::prepare(points, plan.workers)?
@@ -150,13 +154,12 @@ pub fn execute<P: SWCurveConfig>(
         for t in tasks {
             let task = &plan.tasks[t];
             let start = trace.then(|| started.elapsed().as_nanos() as u64);
+            let chunk_digits = &digits.chunk(task.chunk)[task.start..task.end];
             let sum = buckets.process(
-                task.processor,
+                plan.shape_for(task, chunk_digits),
                 &points[task.start..task.end],
                 records.map(|r| r.range(task.start, task.end)),
-                &digits.chunk(task.chunk)[task.start..task.end],
-                windowing.buckets(task.chunk),
-                windowing.window,
+                chunk_digits,
             );
             let record = start.map(|start_ns| TaskRecord {
                 task: t,
@@ -168,12 +171,165 @@ pub fn execute<P: SWCurveConfig>(
         }
         out
     })?;
-    let mut chunk_sums = vec![Projective::<P>::zero(); windowing.chunks];
+    Ok(combine(plan, per_worker, trace))
+}
+
+/// One finished task: its chunk, its partial chunk sum, its trace record.
+type Finished<P> = (usize, Projective<P>, Option<TaskRecord>);
+
+/// Merges the partial sums of every chunk, then Horner over the chunks.
+fn combine<P: SWCurveConfig>(
+    plan: &Plan,
+    per_worker: Vec<Vec<Finished<P>>>,
+    trace: bool,
+) -> (Projective<P>, Option<Trace>) {
+    let mut chunk_sums = vec![Projective::<P>::zero(); plan.windowing.chunks];
     let mut records = Vec::new();
     for (chunk, sum, record) in per_worker.into_iter().flatten() {
         chunk_sums[chunk] += sum;
         records.extend(record);
     }
-    let result = horner(&chunk_sums, windowing.window);
-    Ok((result, trace.then_some(Trace { tasks: records })))
+    let result = horner(&chunk_sums, plan.windowing.window);
+    (result, trace.then_some(Trace { tasks: records }))
+}
+
+/// Points per block of a streamed run.
+pub const STREAM_BLOCK: usize = 1 << 18;
+
+/// Whether `plan` runs streamed: an unsplit plan with IFMA chunks over at least four blocks.
+///
+/// The IFMA processor reads points as records of 52-bit limbs (2L u64 per point, more than the
+/// affine point itself). Converting all n at once would add that much memory; streamed, the
+/// run converts one block of [`STREAM_BLOCK`] points at a time into one reused buffer and every
+/// chunk task accumulates that block, its buckets kept from block to block, before the next
+/// block is converted. Each worker runs the same tasks as unstreamed (the LPT schedule), so
+/// every block is a small copy of the whole schedule and the makespan is unchanged but for
+/// two pool dispatches per block. Split plans cut chunks into point ranges, which would leave
+/// workers idle within a block, so they convert all records up front instead.
+pub fn streams(plan: &Plan) -> bool {
+    plan.split == SplitKind::None
+        && plan.n >= 4 * STREAM_BLOCK
+        && plan.processors.contains(&Processor::BatchAffineIfma)
+}
+
+/// The streamed executor (see [`streams`]), in blocks of `block` points.
+fn execute_streamed<P: SWCurveConfig>(
+    plan: &Plan,
+    points: &[Affine<P>],
+    digits: &Digits,
+    limbs: usize,
+    trace: bool,
+    block: usize,
+) -> Result<(Projective<P>, Option<Trace>), Error> {
+    let schedule = plan.schedule();
+    let n = points.len();
+    let started = Instant::now();
+    // Per worker, its tasks with their bucket sets and start times.
+    type Running<P> = Vec<(usize, BucketSet<P>, u64)>;
+    let states: Vec<Mutex<Running<P>>> = schedule
+        .workers
+        .iter()
+        .map(|tasks| {
+            let running = tasks
+                .iter()
+                .map(|&t| {
+                    let task = &plan.tasks[t];
+                    let mut set = BucketSet::default();
+                    set.begin(plan.shape_for(task, digits.chunk(task.chunk)));
+                    (t, set, 0)
+                })
+                .collect();
+            Mutex::new(running)
+        })
+        .collect();
+    let lock = |w: usize| states[w].lock().unwrap_or_else(|e| e.into_inner());
+    let workers = || vec![(); states.len()];
+    let mut buffer = vec![0u64; 2 * limbs * block.min(n)];
+    for lo in (0..n).step_by(block) {
+        let hi = (lo + block).min(n);
+        let block = &points[lo..hi];
+        Records::prepare_into(block, limbs, &mut buffer, plan.workers)?;
+        let records = RecordSlice {
+            limbs,
+            data: &buffer[..2 * limbs * block.len()],
+        };
+        on_workers(workers(), |w, ()| {
+            for (t, set, start) in lock(w).iter_mut() {
+                if trace && lo == 0 {
+                    *start = started.elapsed().as_nanos() as u64;
+                }
+                let chunk = plan.tasks[*t].chunk;
+                set.accumulate(block, Some(records), &digits.chunk(chunk)[lo..hi]);
+            }
+        })?;
+    }
+    let per_worker = on_workers(workers(), |worker, ()| {
+        lock(worker)
+            .iter_mut()
+            .map(|(t, set, start)| {
+                let sum = set.finish().into_projective();
+                let record = trace.then(|| TaskRecord {
+                    task: *t,
+                    worker,
+                    start_ns: *start,
+                    end_ns: started.elapsed().as_nanos() as u64,
+                });
+                (plan.tasks[*t].chunk, sum, record)
+            })
+            .collect()
+    })?;
+    Ok(combine(plan, per_worker, trace))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::{PlanOptions, Planner, Profile};
+    use ark_ec::VariableBaseMSM;
+
+    /// Streamed runs in blocks that do not divide n, nor batches, nor the 8-point conversion
+    /// groups, equal arkworks' MSM and record the LPT assignment.
+    fn check<P: SWCurveConfig>() {
+        let Some(limbs) = ifma_limbs::<P>() else {
+            return;
+        };
+        let n = 1500;
+        let points = crate::sample::points::<P>(n, 3);
+        let scalars = crate::sample::scalars::<P::ScalarField>(n, 3);
+        let expected = <Projective<P> as VariableBaseMSM>::msm(&points, &scalars).unwrap();
+        let spec = crate::spec_of::<P>();
+        for (window, workers) in [(10, 2), (13, 3)] {
+            let options = PlanOptions {
+                window: Some(window),
+                split: crate::SplitPolicy::Never,
+                ifma: true,
+                ..PlanOptions::default()
+            };
+            let planner = Planner::new(&spec, Profile::builtin().weights(&spec), options).unwrap();
+            let mut plan = planner.plan(n, workers).chosen;
+            for task in plan
+                .tasks
+                .iter_mut()
+                .filter(|t| t.chunk + 1 < plan.windowing.chunks)
+            {
+                task.processor = Processor::BatchAffineIfma;
+            }
+            let digits = digits(&scalars, plan.windowing, workers).unwrap();
+            for block in [1, 7, 64, 333, n] {
+                let (got, trace) =
+                    execute_streamed(&plan, &points, &digits, limbs, true, block).unwrap();
+                assert_eq!(got, expected, "window {window}, block {block}");
+                let assignment = trace.unwrap().assignment(workers);
+                assert_eq!(assignment, plan.schedule().workers, "block {block}");
+            }
+        }
+    }
+
+    #[test]
+    fn streamed_runs_equal_arkworks_for_every_block_size() {
+        check::<ark_bn254::g1::Config>();
+        check::<ark_secp256r1::Config>();
+        check::<ark_bls12_381::g1::Config>();
+        check::<crate::curves::bls24_315::g1::Config>();
+    }
 }

@@ -8,6 +8,8 @@ mod error;
 pub mod exec;
 #[cfg(target_arch = "x86_64")]
 pub mod ifma;
+pub mod input;
+pub mod inverse;
 pub mod plan;
 pub mod reduce;
 pub mod sample;
@@ -38,6 +40,8 @@ pub struct Config {
     pub split: SplitPolicy,
     /// Force the chunk processor.
     pub processor: Option<Processor>,
+    /// Force the batch size of the batch-affine processors (experiments).
+    pub batch: Option<usize>,
     /// The split margin (fraction); `None`: [`plan::DEFAULT_MARGIN`].
     pub margin: Option<f64>,
     /// The cost profile; `None`: the built-in one (measured on the reference machine).
@@ -64,6 +68,7 @@ impl Config {
             split: self.split,
             margin: self.margin.unwrap_or(plan::DEFAULT_MARGIN),
             processor: self.processor,
+            batch: self.batch,
             ifma: false,
         }
     }

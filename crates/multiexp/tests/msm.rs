@@ -23,6 +23,14 @@ macro_rules! msm_tests {
                 super::common::edge_cases_match_naive::<C>();
             }
             #[test]
+            fn adversarial_inputs_match_naive() {
+                super::common::adversarial_inputs_match_naive::<C>();
+            }
+            #[test]
+            fn batch_size_boundaries_match_arkworks() {
+                super::common::batch_size_boundaries_match_arkworks::<C>();
+            }
+            #[test]
             fn length_mismatch_is_an_error() {
                 super::common::length_mismatch_is_an_error::<C>();
             }

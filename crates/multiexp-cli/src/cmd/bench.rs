@@ -78,6 +78,13 @@ pub struct Args {
     /// the built-in one).
     #[arg(long)]
     pub profile: Option<PathBuf>,
+    /// Time reading points instead (validation from compressed hex vs blst, uncompressed
+    /// binary, and the MSM they feed); see `bench_decode.rs`.
+    #[arg(long)]
+    pub decode: bool,
+    /// With --decode: also time validation on arkworks arithmetic alone (no IFMA kernels).
+    #[arg(long, requires = "decode")]
+    pub arkworks_arithmetic: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
@@ -304,6 +311,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if args.compare.is_none() && !args.verify_plan {
             peers::pin_threads(t)?;
         }
+    }
+    if args.decode {
+        return crate::cmd::bench_decode::run(&args);
     }
     let (profile, source) = load_profile(args.profile.as_deref());
     let curve = args.curve.clone();

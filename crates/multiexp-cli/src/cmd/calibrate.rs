@@ -36,7 +36,9 @@ use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ff::AdditiveGroup;
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
-use multiexp::bucket::{batch_size, ifma_batch_size, BucketSet, Processor, Records, Xyzz};
+use multiexp::bucket::{
+    batch_size, ifma_batch_size, BucketSet, Processor, Records, TaskShape, Xyzz,
+};
 use multiexp::curves::{CurveSpec, CurveVisitor};
 use multiexp::digits::{Windowing, MAX_WINDOW};
 use multiexp::plan::cost::CostModel;
@@ -187,18 +189,28 @@ impl<P: SWCurveConfig> Inputs<P> {
                     m,
                 } => {
                     let w = &self.windowings[window as usize - 1];
-                    let sum = set.process(
+                    let shape = TaskShape {
                         processor,
+                        buckets: w.buckets(0),
+                        window,
+                        batch: None,
+                    };
+                    let sum = set.process(
+                        shape,
                         &self.points[..m],
                         self.records.as_ref().map(|r| r.range(0, m)),
                         &self.digits[window as usize - 1][..m],
-                        w.buckets(0),
-                        window,
                     );
                     black_box(sum);
                 }
                 Probe::EmptyTask => {
-                    black_box(set.process(Processor::Xyzz, &[], None, &[], 1, 1));
+                    let shape = TaskShape {
+                        processor: Processor::Xyzz,
+                        buckets: 1,
+                        window: 1,
+                        batch: None,
+                    };
+                    black_box(set.process(shape, &[], None, &[]));
                 }
                 Probe::Digits { window } => {
                     let d = multiexp::exec::digits(

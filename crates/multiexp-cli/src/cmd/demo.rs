@@ -22,6 +22,8 @@ pub fn run() -> anyhow::Result<()> {
         window_span: 3,
         stat: Default::default(),
         profile: None,
+        decode: false,
+        arkworks_arithmetic: false,
         format: Format::Table,
     })
 }

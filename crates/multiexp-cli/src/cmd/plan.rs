@@ -80,6 +80,7 @@ impl CurveVisitor for PlanRun {
             split: args.split,
             margin: args.margin / 100.0,
             processor: None,
+            batch: None,
             ifma: multiexp::bucket::ifma_limbs::<P>().is_some(),
         };
         let (profile, source) = load_profile(args.profile.as_deref());

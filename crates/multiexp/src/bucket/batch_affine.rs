@@ -18,7 +18,9 @@ use ark_ec::AffineRepr;
 use ark_ff::{Field, Zero};
 
 use crate::bucket::lanes::Lanes;
+use crate::bucket::xyzz::Overflow;
 use crate::bucket::Xyzz;
+use crate::inverse::Inverter;
 use crate::reduce::add_multiple;
 
 /// Largest conflict queue, as a multiple of the batch size.
@@ -41,15 +43,17 @@ pub struct BatchAffine<P: SWCurveConfig> {
     /// How many buckets are filled.
     count: usize,
     in_batch: Vec<bool>,
-    /// Overflow buckets (doublings, queue overflow); zero except at `touched`.
-    overflow: Vec<Xyzz<P>>,
-    touched: Vec<u32>,
+    /// Overflow buckets (doublings, queue overflow).
+    overflow: Overflow<P>,
+    /// Buckets of the current task.
+    buckets: usize,
     batch: Vec<Pending>,
     denominators: Vec<P::BaseField>,
     prefix: Vec<P::BaseField>,
     queue: Vec<Pending>,
     retry: Vec<Pending>,
     lanes: Lanes<P>,
+    inverter: Inverter<P::BaseField>,
     /// Batch size.
     size: usize,
 }
@@ -62,28 +66,30 @@ impl<P: SWCurveConfig> Default for BatchAffine<P> {
             filled: Vec::new(),
             count: 0,
             in_batch: Vec::new(),
-            overflow: Vec::new(),
-            touched: Vec::new(),
+            overflow: Overflow::default(),
+            buckets: 0,
             batch: Vec::new(),
             denominators: Vec::new(),
             prefix: Vec::new(),
             queue: Vec::new(),
             retry: Vec::new(),
             lanes: Lanes::default(),
+            inverter: Inverter::default(),
             size: 1,
         }
     }
 }
 
 impl<P: SWCurveConfig> BatchAffine<P> {
-    /// Prepares `buckets` empty buckets and a batch size.
-    fn reset(&mut self, buckets: usize, batch: usize) {
+    /// Starts a task: `buckets` empty buckets, batches of up to `batch` additions.
+    pub fn begin(&mut self, buckets: usize, batch: usize) {
         if self.xs.len() < buckets {
             self.xs.resize(buckets, P::BaseField::zero());
             self.ys.resize(buckets, P::BaseField::zero());
-            self.overflow.resize(buckets, Xyzz::ZERO);
             self.in_batch.resize(buckets, false);
         }
+        self.overflow.reset(buckets);
+        self.buckets = buckets;
         self.filled.clear();
         self.filled.resize(buckets, false);
         self.count = 0;
@@ -96,16 +102,10 @@ impl<P: SWCurveConfig> BatchAffine<P> {
         self.prefix.resize(self.size, P::BaseField::zero());
     }
 
-    /// Accumulates `points` by `digits` into `buckets` buckets and returns
-    /// Σ_b (b+1)·bucket_b.
-    pub fn process(
-        &mut self,
-        points: &[Affine<P>],
-        digits: &[i16],
-        buckets: usize,
-        batch: usize,
-    ) -> Xyzz<P> {
-        self.reset(buckets, batch);
+    /// Adds `points[i]` into bucket |d|-1 (subtracts when d < 0) for each digit
+    /// d = `digits[i]` ≠ 0. Every addition is settled before it returns, so the next call may
+    /// pass another range of points.
+    pub fn accumulate(&mut self, points: &[Affine<P>], digits: &[i16]) {
         for (i, &d) in digits.iter().enumerate() {
             if d == 0 {
                 continue;
@@ -123,7 +123,24 @@ impl<P: SWCurveConfig> BatchAffine<P> {
         while !self.batch.is_empty() || !self.queue.is_empty() {
             self.flush(points);
         }
-        self.reduce(buckets)
+    }
+
+    /// Ends the task: Σ_b (b+1)·bucket_b.
+    pub fn finish(&mut self) -> Xyzz<P> {
+        self.reduce(self.buckets)
+    }
+
+    /// One whole task: [`Self::begin`], [`Self::accumulate`], [`Self::finish`].
+    pub fn process(
+        &mut self,
+        points: &[Affine<P>],
+        digits: &[i16],
+        buckets: usize,
+        batch: usize,
+    ) -> Xyzz<P> {
+        self.begin(buckets, batch);
+        self.accumulate(points, digits);
+        self.finish()
     }
 
     /// The point of an entry, sign applied; `None` at infinity.
@@ -172,10 +189,7 @@ impl<P: SWCurveConfig> BatchAffine<P> {
 
     #[cold]
     fn add_overflow(&mut self, b: usize, x: &P::BaseField, y: &P::BaseField) {
-        if self.overflow[b].is_zero() {
-            self.touched.push(b as u32);
-        }
-        self.overflow[b].add_xy(x, y);
+        self.overflow.bucket(b).add_xy(x, y);
     }
 
     /// Runs the batch with one shared inversion, then retries queued additions.
@@ -189,7 +203,7 @@ impl<P: SWCurveConfig> BatchAffine<P> {
                 self.prefix[i] = acc;
             }
             // Every denominator is non-zero (equal x never enters the batch).
-            let mut inv = acc.inverse().unwrap_or_default();
+            let mut inv = self.inverter.invert(&acc);
             for i in (0..len).rev() {
                 let d_inv = if i == 0 {
                     inv
@@ -253,14 +267,11 @@ impl<P: SWCurveConfig> BatchAffine<P> {
     /// Adds every overflow bucket into its affine bucket (one shared inversion) and resets
     /// the overflow.
     fn fold_overflow(&mut self) {
-        if self.touched.is_empty() {
+        if self.overflow.is_empty() {
             return;
         }
-        let mut sums: Vec<(usize, Xyzz<P>)> = Vec::with_capacity(self.touched.len());
-        for &b in &self.touched {
-            let b = b as usize;
-            let mut t = self.overflow[b];
-            self.overflow[b] = Xyzz::ZERO;
+        let mut sums: Vec<(usize, Xyzz<P>)> = Vec::new();
+        for (b, mut t) in self.overflow.take() {
             if self.filled[b] {
                 t.add_xy(&self.xs[b], &self.ys[b]);
                 self.filled[b] = false;
@@ -270,7 +281,6 @@ impl<P: SWCurveConfig> BatchAffine<P> {
                 sums.push((b, t));
             }
         }
-        self.touched.clear();
         // x = X/ZZ, y = Y/ZZZ with u = 1/(ZZ·ZZZ): 1/ZZ = u·ZZZ, 1/ZZZ = u·ZZ.
         let mut inv: Vec<P::BaseField> = sums.iter().map(|(_, t)| t.zz * t.zzz).collect();
         ark_ff::batch_inversion(&mut inv);

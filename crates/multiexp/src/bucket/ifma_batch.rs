@@ -14,15 +14,16 @@
 //! additions, 4L gathers and 2L scatters per eight, and one scalar inversion per batch.
 
 use core::arch::x86_64::*;
-use core::marker::PhantomData;
 
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::{AffineRepr, CurveGroup};
 use ark_ff::{Field, PrimeField};
 
 use crate::bucket::lanes::lane_count;
+use crate::bucket::xyzz::Overflow;
 use crate::bucket::Xyzz;
 use crate::ifma::{assemble, extract, Fe, Field52};
+use crate::inverse::PrimeInverter;
 use crate::reduce::add_multiple;
 
 /// Largest conflict queue, as a multiple of the batch size.
@@ -70,9 +71,9 @@ impl<const L: usize> Default for Scratch<L> {
 /// field `F`.
 struct Adder<F: PrimeField, const L: usize> {
     field: Field52<L>,
+    inverter: PrimeInverter<F>,
     one: [u64; L],
     scratch: Scratch<L>,
-    _field: PhantomData<F>,
 }
 
 impl<F: PrimeField, const L: usize> Adder<F, L> {
@@ -82,9 +83,9 @@ impl<F: PrimeField, const L: usize> Adder<F, L> {
         let one = field.mul_scalar(&unit, &field.r2);
         Adder {
             field,
+            inverter: PrimeInverter::new(),
             one,
             scratch: Scratch::default(),
-            _field: PhantomData,
         }
     }
 
@@ -174,25 +175,17 @@ impl<F: PrimeField, const L: usize> Adder<F, L> {
             s.prefix.push(prefix);
             s.index.push((dv, valid));
         }
-        // Invert the eight lane products: a scalar Montgomery trick over the lanes.
-        let totals = extract(&s.prefix[steps - 1]);
-        let mut chain = [[0u64; L]; 8];
-        let mut acc = self.one;
-        for k in 0..8 {
-            acc = self.field.mul_scalar(&acc, &totals[k]);
-            chain[k] = acc;
-        }
-        let mut inv = self.field.inverse_scalar::<F>(&acc);
-        let mut lane_inv = [[0u64; L]; 8];
-        for k in (0..8).rev() {
-            lane_inv[k] = if k == 0 {
-                inv
-            } else {
-                self.field.mul_scalar(&inv, &chain[k - 1])
-            };
-            inv = self.field.mul_scalar(&inv, &totals[k]);
-        }
-        let mut inv = assemble(&lane_inv);
+        // Invert the eight lane products with one scalar inversion.
+        let field = &self.field;
+        let inverter = &self.inverter;
+        let mut inv = lanes.invert_lanes(&s.prefix[steps - 1], &one, |total| {
+            // The plain inverse of the raw value aR is a⁻¹R⁻¹; times R³ (Montgomery) is a⁻¹R.
+            let mut canonical = [0u64; 16];
+            let limbs = &mut canonical[..field.limbs64()];
+            crate::ifma::from_radix52(total, limbs);
+            inverter.invert_canonical(limbs);
+            field.mul_scalar(&crate::ifma::to_radix52::<L>(limbs), &field.r3)
+        });
         for step in (0..steps).rev() {
             let inv_step = if step == 0 {
                 inv
@@ -307,8 +300,9 @@ pub struct IfmaBatch<P: SWCurveConfig, const L: usize> {
     filled: Vec<bool>,
     count: usize,
     in_batch: Vec<bool>,
-    overflow: Vec<Xyzz<P>>,
-    touched: Vec<u32>,
+    overflow: Overflow<P>,
+    /// Buckets of the current task.
+    nb: usize,
     batch: Vec<Staged>,
     queue: Vec<Staged>,
     retry: Vec<Staged>,
@@ -334,8 +328,8 @@ impl<P: SWCurveConfig, const L: usize> IfmaBatch<P, L> {
             filled: Vec::new(),
             count: 0,
             in_batch: Vec::new(),
-            overflow: Vec::new(),
-            touched: Vec::new(),
+            overflow: Overflow::default(),
+            nb: 0,
             batch: Vec::new(),
             queue: Vec::new(),
             retry: Vec::new(),
@@ -354,12 +348,14 @@ impl<P: SWCurveConfig, const L: usize> IfmaBatch<P, L> {
         &self.adder.field
     }
 
-    fn reset(&mut self, buckets: usize, batch: usize) {
+    /// Starts a task: `buckets` empty buckets, batches of up to `batch` additions.
+    pub fn begin(&mut self, buckets: usize, batch: usize) {
         if self.in_batch.len() < buckets {
             self.buckets.resize(2 * L * buckets, 0);
-            self.overflow.resize(buckets, Xyzz::ZERO);
             self.in_batch.resize(buckets, false);
         }
+        self.overflow.reset(buckets);
+        self.nb = buckets;
         self.filled.clear();
         self.filled.resize(buckets, false);
         self.count = 0;
@@ -368,20 +364,14 @@ impl<P: SWCurveConfig, const L: usize> IfmaBatch<P, L> {
         self.queue.clear();
     }
 
-    /// Accumulates `points` (with their `records`) by `digits` into `buckets` buckets and
-    /// returns Σ_b (b+1)·bucket_b.
+    /// Adds `points[i]` (whose record is `records[2L·i..]`) into bucket |d|-1, subtracting
+    /// when d < 0, for each digit d = `digits[i]` ≠ 0. Every addition is settled before it
+    /// returns, so the next call may pass another range of points.
     ///
     /// # Safety
     /// The CPU must have AVX-512 F and IFMA; `records` holds 2L u64 per point of `points`.
-    pub unsafe fn process(
-        &mut self,
-        points: &[Affine<P>],
-        records: &[u64],
-        digits: &[i16],
-        buckets: usize,
-        batch: usize,
-    ) -> Xyzz<P> {
-        self.reset(buckets, batch);
+    pub unsafe fn accumulate(&mut self, points: &[Affine<P>], records: &[u64], digits: &[i16]) {
+        debug_assert!(records.len() >= 2 * L * points.len() && digits.len() <= points.len());
         for (i, &d) in digits.iter().enumerate() {
             if d == 0 {
                 continue;
@@ -401,8 +391,15 @@ impl<P: SWCurveConfig, const L: usize> IfmaBatch<P, L> {
             // SAFETY: forwarded from the caller.
             unsafe { self.flush(points, records) };
         }
+    }
+
+    /// Ends the task: Σ_b (b+1)·bucket_b.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512 F and IFMA.
+    pub unsafe fn finish(&mut self) -> Xyzz<P> {
         // SAFETY: forwarded from the caller.
-        unsafe { self.reduce(buckets) }
+        unsafe { self.reduce(self.nb) }
     }
 
     #[inline(always)]
@@ -443,13 +440,11 @@ impl<P: SWCurveConfig, const L: usize> IfmaBatch<P, L> {
         if p.is_zero() {
             return;
         }
-        if self.overflow[b].is_zero() {
-            self.touched.push(e.dst);
-        }
+        let t = self.overflow.bucket(b);
         if e.negate {
-            self.overflow[b].sub_affine(&p);
+            t.sub_affine(&p);
         } else {
-            self.overflow[b].add_affine(&p);
+            t.add_affine(&p);
         }
     }
 
@@ -527,26 +522,22 @@ impl<P: SWCurveConfig, const L: usize> IfmaBatch<P, L> {
     }
 
     fn fold_overflow(&mut self) {
-        let field = self.adder.field.clone();
-        for i in 0..self.touched.len() {
-            let b = self.touched[i] as usize;
-            let mut t = self.overflow[b];
-            self.overflow[b] = Xyzz::ZERO;
+        let field = &self.adder.field;
+        for (b, mut t) in self.overflow.take() {
             let rec = &mut self.buckets[2 * L * b..2 * L * (b + 1)];
             if self.filled[b] {
-                let p = decode_point::<P, L>(&field, rec);
+                let p = decode_point::<P, L>(field, rec);
                 t.add_xy(&p.x, &p.y);
                 self.filled[b] = false;
                 self.count -= 1;
             }
             let sum = t.into_projective().into_affine();
             if !sum.is_zero() {
-                encode_point(&field, &sum, rec);
+                encode_point(field, &sum, rec);
                 self.filled[b] = true;
                 self.count += 1;
             }
         }
-        self.touched.clear();
     }
 
     /// The lane reduction of `lanes.rs` on records: R_ℓ += B_{ℓs+j}, T_ℓ += R_ℓ in lockstep,

@@ -19,6 +19,7 @@ use ark_ec::short_weierstrass::SWCurveConfig;
 use ark_ff::{AdditiveGroup, Field, Zero};
 
 use crate::bucket::Xyzz;
+use crate::inverse::Inverter;
 use crate::reduce::add_multiple;
 
 /// Affine points in structure-of-arrays form; `zero[i]` marks the identity.
@@ -54,6 +55,7 @@ pub struct Lanes<P: SWCurveConfig> {
     num: Vec<P::BaseField>,
     den: Vec<P::BaseField>,
     prefix: Vec<P::BaseField>,
+    inverter: Inverter<P::BaseField>,
 }
 
 impl<P: SWCurveConfig> Default for Lanes<P> {
@@ -66,6 +68,7 @@ impl<P: SWCurveConfig> Default for Lanes<P> {
             num: Vec::new(),
             den: Vec::new(),
             prefix: Vec::new(),
+            inverter: Inverter::default(),
         }
     }
 }
@@ -191,7 +194,7 @@ impl<P: SWCurveConfig> Lanes<P> {
             self.prefix[i] = acc;
         }
         // Denominators are non-zero: equal x with y = 0 or opposite y never reaches a batch.
-        let mut inv = acc.inverse().unwrap_or_default();
+        let mut inv = self.inverter.invert(&acc);
         let dst = if into_running {
             &mut self.running
         } else {

@@ -218,3 +218,56 @@ impl<P: SWCurveConfig> Xyzz<P> {
         )
     }
 }
+
+/// Sparse XYZZ buckets for the rare additions a batch-affine processor cannot take
+/// (doublings, a full conflict queue): 4 bytes per bucket plus one entry per bucket used,
+/// instead of a dense array of XYZZ points.
+pub struct Overflow<P: SWCurveConfig> {
+    /// Per bucket, its entry index, or `u32::MAX`.
+    slot: Vec<u32>,
+    entries: Vec<(u32, Xyzz<P>)>,
+}
+
+impl<P: SWCurveConfig> Default for Overflow<P> {
+    fn default() -> Self {
+        Overflow {
+            slot: Vec::new(),
+            entries: Vec::new(),
+        }
+    }
+}
+
+impl<P: SWCurveConfig> Overflow<P> {
+    /// Room for `buckets` buckets, all empty.
+    pub fn reset(&mut self, buckets: usize) {
+        self.take().for_each(drop);
+        if self.slot.len() < buckets {
+            self.slot.resize(buckets, u32::MAX);
+        }
+    }
+
+    /// The overflow bucket `b`, created empty on first use.
+    #[inline]
+    pub fn bucket(&mut self, b: usize) -> &mut Xyzz<P> {
+        let mut s = self.slot[b];
+        if s == u32::MAX {
+            s = self.entries.len() as u32;
+            self.slot[b] = s;
+            self.entries.push((b as u32, Xyzz::ZERO));
+        }
+        &mut self.entries[s as usize].1
+    }
+
+    /// Whether no bucket was used.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Every used bucket with its sum, leaving the overflow empty.
+    pub fn take(&mut self) -> impl Iterator<Item = (usize, Xyzz<P>)> + '_ {
+        for &(b, _) in &self.entries {
+            self.slot[b as usize] = u32::MAX;
+        }
+        self.entries.drain(..).map(|(b, t)| (b as usize, t))
+    }
+}

@@ -18,13 +18,17 @@
 //! Horner: everything the executor does (`cost.rs`). A split is taken only if it beats the
 //! best unsplit plan by the margin (default 3%); ties go to less work.
 
-use crate::bucket::{batch_size, ifma_batch_size, Processor};
+use crate::bucket::{batch_size, ifma_batch_size, Processor, TaskShape};
 use crate::curves::CurveSpec;
 use crate::digits::{Windowing, MAX_WINDOW};
 use crate::plan::cost::CostModel;
 use crate::plan::makespan::{lpt, lpt_makespan, lpt_order, Schedule};
+use crate::plan::probe::{Blind, Probe};
 use crate::plan::profile::Weights;
 use crate::Error;
+
+mod decide;
+pub use decide::{Candidate, CandidatePrice, Decision};
 
 /// Smallest window the engine implements.
 pub const MIN_WINDOW: u32 = 1;
@@ -102,6 +106,11 @@ pub struct Plan {
     pub work: f64,
     /// Modeled wall time, ns.
     pub makespan: f64,
+    /// Whether the executor may move a batch-affine task to XYZZ when its digits turn out
+    /// sparse or skewed ([`crate::bucket::refine`]); false when the processor was forced.
+    pub adaptive: bool,
+    /// A forced batch size for the batch-affine processors, else their default per window.
+    pub batch: Option<usize>,
 }
 
 impl Plan {
@@ -126,6 +135,22 @@ impl Plan {
     /// Whether any chunk is cut.
     pub fn is_split(&self) -> bool {
         self.split != SplitKind::None
+    }
+
+    /// How the executor runs `task`, given its digits: the planned processor, refined by
+    /// [`crate::bucket::refine`] when the plan is adaptive.
+    pub fn shape_for(&self, task: &ChunkTask, digits: &[i16]) -> TaskShape {
+        let processor = if self.adaptive {
+            crate::bucket::refine(task.processor, digits, self.window())
+        } else {
+            task.processor
+        };
+        TaskShape {
+            processor,
+            buckets: self.windowing.buckets(task.chunk),
+            window: self.window(),
+            batch: self.batch,
+        }
     }
 
     /// The executor's schedule of this plan's tasks: LPT on its workers.
@@ -177,6 +202,8 @@ pub struct PlanOptions {
     pub margin: f64,
     /// Force this processor for every chunk.
     pub processor: Option<Processor>,
+    /// Force the batch size of the batch-affine processors (experiments).
+    pub batch: Option<usize>,
     /// Whether the IFMA batch-affine processor can run this curve on this host.
     pub ifma: bool,
 }
@@ -188,6 +215,7 @@ impl Default for PlanOptions {
             split: SplitPolicy::Auto,
             margin: DEFAULT_MARGIN,
             processor: None,
+            batch: None,
             ifma: false,
         }
     }
@@ -244,38 +272,91 @@ impl Planner {
         &self.model
     }
 
-    /// The processor for chunk `chunk` of a task over `m` points: the cheapest the profile
-    /// prices among those that apply. Batch-affine applies once the chunk has at least
-    /// 2^(MIN_BATCH_WINDOW-1) buckets and the task fills one batch; IFMA where it runs here.
-    fn processor(&self, w: &Windowing, chunk: usize, m: usize) -> Processor {
+    /// The processor and cost of one task of chunk `chunk` over `n / k` points: the processor
+    /// the profile prices cheapest among those that apply. Batch-affine applies once the chunk
+    /// has at least 2^(MIN_BATCH_WINDOW-1) buckets and the task's ⌊n/k⌋ points fill one batch;
+    /// IFMA where it runs here. Every comparison that depends on n goes through `probe`, so
+    /// [`decide`](Self::decide) and the sweep see the same choice as [`plan`](Self::plan).
+    pub(crate) fn task_priced<Pr: Probe>(
+        &self,
+        w: &Windowing,
+        chunk: usize,
+        n: usize,
+        k: usize,
+        probe: &mut Pr,
+    ) -> (Processor, f64) {
+        let m = n as f64 / k as f64;
         if let Some(p) = self.options.processor {
-            return p;
+            return (p, self.model.task_probed(w, chunk, m, p, probe));
         }
         let mut best = Processor::Xyzz;
-        let mut best_cost = self.model.task(w, chunk, m as f64, best);
+        let mut best_cost = self.model.task_probed(w, chunk, m, best, probe);
         if w.buckets(chunk) < 1 << (MIN_BATCH_WINDOW - 1) {
-            return best;
+            return (best, best_cost);
         }
         let candidates = [
-            (Processor::BatchAffine, batch_size(w.window), true),
+            (
+                Processor::BatchAffine,
+                self.options.batch.unwrap_or(batch_size(w.window)),
+                true,
+            ),
             (
                 Processor::BatchAffineIfma,
-                ifma_batch_size(w.window),
+                self.options.batch.unwrap_or(ifma_batch_size(w.window)),
                 self.options.ifma,
             ),
         ];
         for (p, batch, runs) in candidates {
-            if !runs || m < batch {
+            // ⌊n/k⌋ ≥ batch ⇔ n ≥ k·batch: a predicate monotone in n.
+            if !runs || !probe.at_least(n as u64, (k * batch) as u64) {
                 continue;
             }
-            if let Some(cost) = self.model.task_with(w, chunk, m as f64, p) {
-                if cost < best_cost {
+            if let Some(cost) = self.model.task_with_probed(w, chunk, m, p, probe) {
+                if probe.lt(cost, best_cost) {
                     best = p;
                     best_cost = cost;
                 }
             }
         }
-        best
+        (best, best_cost)
+    }
+
+    /// The phases around the tasks that depend on n, as (work, time): the digit pass on
+    /// min(P, n) workers, the IFMA record preparation (plans with IFMA tasks) on workers that
+    /// each hold at least 8 points, and the dispatch of the executor's parallel phases.
+    pub(crate) fn phases<Pr: Probe>(
+        &self,
+        w: &Windowing,
+        n: usize,
+        workers: usize,
+        ifma: bool,
+        probe: &mut Pr,
+    ) -> (f64, f64) {
+        let digits = self.model.digits(n, w);
+        let digits_time = if probe.at_least(n as u64, workers as u64) {
+            digits / workers as f64
+        } else if probe.at_least(n as u64, 1) {
+            // One scalar per worker: the price of one.
+            self.model.digits(1, w)
+        } else {
+            0.0
+        };
+        let (records, records_time) = if ifma {
+            let records = self.model.records(n);
+            let time = if probe.at_least(n as u64, 8 * workers as u64) {
+                records / workers as f64
+            } else if probe.at_least(n as u64, 8) {
+                // n/8 workers holding 8 points each.
+                self.model.records(8)
+            } else {
+                records
+            };
+            (records, time)
+        } else {
+            (0.0, 0.0)
+        };
+        let dispatch = self.model.dispatch(2 + ifma as usize, workers);
+        (digits + records, dispatch + digits_time + records_time)
     }
 
     /// Prices a plan with `parts[j]` parts for chunk j.
@@ -288,38 +369,34 @@ impl Planner {
         split: SplitKind,
     ) -> Plan {
         let workers = workers.max(1);
-        let processors: Vec<Processor> = (0..w.chunks)
-            .map(|j| self.processor(w, j, n / parts[j]))
+        let priced: Vec<(Processor, f64)> = parts
+            .iter()
+            .enumerate()
+            .map(|(j, &k)| self.task_priced(w, j, n, k, &mut Blind))
             .collect();
+        let processors: Vec<Processor> = priced.iter().map(|&(p, _)| p).collect();
         let mut tasks = Vec::with_capacity(parts.iter().sum());
         for (j, &k) in parts.iter().enumerate() {
-            let cost = self.model.task(w, j, n as f64 / k as f64, processors[j]);
+            let (processor, cost) = priced[j];
             for part in 0..k {
                 tasks.push(ChunkTask {
                     chunk: j,
                     part,
                     start: part * n / k,
                     end: (part + 1) * n / k,
-                    processor: processors[j],
+                    processor,
                     cost,
                 });
             }
         }
         let costs: Vec<f64> = tasks.iter().map(|t| t.cost).collect();
-        // The executor's phases: digits on min(P, n) workers, IFMA records on workers each
-        // holding a multiple of 8 points, the tasks, then merges and Horner on one thread.
-        let digits = self.model.digits(n, w);
+        // The executor's phases: digits and IFMA records in parallel, the tasks, then merges
+        // and Horner on one thread.
         let ifma = processors.contains(&Processor::BatchAffineIfma);
-        let records = if ifma { self.model.records(n) } else { 0.0 };
-        let record_workers = workers.clamp(1, n.div_ceil(8).max(1));
-        let phases = 2 + ifma as usize;
+        let (pre_work, pre_time) = self.phases(w, n, workers, ifma, &mut Blind);
         let tail = self.model.merges(&parts) + self.model.horner(w);
-        let work = digits + records + costs.iter().sum::<f64>() + tail;
-        let makespan = self.model.dispatch(phases, workers)
-            + digits / workers.clamp(1, n.max(1)) as f64
-            + records / record_workers as f64
-            + lpt_makespan(&costs, workers)
-            + tail;
+        let work = pre_work + costs.iter().sum::<f64>() + tail;
+        let makespan = pre_time + lpt_makespan(&costs, workers) + tail;
         Plan {
             windowing: *w,
             n,
@@ -330,6 +407,8 @@ impl Planner {
             tasks,
             work,
             makespan,
+            adaptive: self.options.processor.is_none(),
+            batch: self.options.batch,
         }
     }
 
@@ -358,7 +437,7 @@ impl Planner {
                 } else if !k_chunks.is_multiple_of(workers) {
                     let r = k_chunks % workers;
                     let unsplit_costs: Vec<f64> = (0..k_chunks)
-                        .map(|j| self.model.task(w, j, n as f64, self.processor(w, j, n)))
+                        .map(|j| self.task_priced(w, j, n, 1, &mut Blind).1)
                         .collect();
                     let order = lpt_order(&unsplit_costs);
                     let last_wave = &order[k_chunks - r..];

@@ -228,3 +228,91 @@ pub fn length_mismatch_is_an_error<P: SWCurveConfig>() {
     );
     let _ = points[0].is_zero();
 }
+
+/// The windows the adversarial cases run at: narrow (XYZZ territory), the smallest
+/// batch-affine window, and wide ones where batches are large.
+const ADVERSARIAL_WINDOWS: [Option<u32>; 5] = [None, Some(4), Some(9), Some(12), Some(16)];
+
+/// Inputs built to hurt batch-affine buckets: long runs of equal scalars (every point of a
+/// run meets the same bucket in every chunk, the worst case for batch conflicts), every digit
+/// in one bucket, every fifth scalar 1, P and -P pairs and repeated points in the same bucket
+/// (cancellations and doublings, with the curve's a), points at infinity.
+pub fn adversarial_inputs_match_naive<P: SWCurveConfig>() {
+    let n = 600;
+    let (points, scalars) = inputs::<P>(n, 41);
+    let mut cases: Vec<Case<P>> = Vec::new();
+    let runs: Vec<_> = (0..n).map(|i| scalars[i / 100]).collect();
+    cases.push(("runs of 100 equal scalars", points.clone(), runs.clone()));
+    // Every window of every scalar holds the digit 5, so each chunk uses one bucket.
+    let mut five = P::ScalarField::ZERO;
+    for _ in 0..P::ScalarField::MODULUS_BIT_SIZE / 12 {
+        five = five * P::ScalarField::from(4096u64) + P::ScalarField::from(5u64);
+    }
+    cases.push(("every digit in one bucket", points.clone(), vec![five; n]));
+    let fifth: Vec<_> = (0..n)
+        .map(|i| {
+            if i % 5 == 0 {
+                P::ScalarField::ONE
+            } else {
+                scalars[i]
+            }
+        })
+        .collect();
+    cases.push(("every fifth scalar 1", points.clone(), fifth));
+    // P, -P, P, P ... with one scalar: cancellations and doublings inside one batch.
+    let pattern: Vec<Affine<P>> = (0..n)
+        .map(|i| match i % 4 {
+            1 => -points[i / 4],
+            _ => points[i / 4],
+        })
+        .collect();
+    cases.push(("P, -P, P, P in one bucket", pattern, runs.clone()));
+    let repeated: Vec<Affine<P>> = (0..n).map(|i| points[i % 3]).collect();
+    cases.push(("three points repeated, runs", repeated, runs.clone()));
+    let mut holes = points.clone();
+    for p in holes.iter_mut().step_by(3) {
+        *p = Affine::<P>::zero();
+    }
+    cases.push(("every third point at infinity, runs", holes, runs));
+    for (name, pts, scs) in &cases {
+        let expected = naive(pts, scs);
+        for window in ADVERSARIAL_WINDOWS {
+            for processor in processors::<P>() {
+                let cfg = with_processor(config(2, window, SplitPolicy::Never), processor);
+                let got = run(pts, scs, &cfg);
+                assert_eq!(got, expected, "{name}: window {window:?}, {processor:?}");
+            }
+            let got = run(pts, scs, &config(2, window, SplitPolicy::Auto));
+            assert_eq!(
+                got, expected,
+                "{name}: window {window:?}, planner's processor"
+            );
+        }
+    }
+}
+
+/// n one below, at and one above the batch size of each batch-affine processor, for a
+/// medium and the widest window: batches that fill exactly, miss by one, or spill by one.
+pub fn batch_size_boundaries_match_arkworks<P: SWCurveConfig>() {
+    let (points, scalars) = inputs::<P>(1100, 43);
+    for c in [10u32, 16] {
+        let buckets = 1usize << (c - 1);
+        for processor in processors::<P>() {
+            let batch = match processor {
+                Processor::Xyzz => continue,
+                Processor::BatchAffine => multiexp::bucket::batch_size(c),
+                Processor::BatchAffineIfma => multiexp::bucket::ifma_batch_size(c),
+            }
+            .min(buckets / 4);
+            for n in [batch - 1, batch, batch + 1] {
+                let (pts, scs) = (&points[..n], &scalars[..n]);
+                let cfg = with_processor(config(2, Some(c), SplitPolicy::Never), processor);
+                assert_eq!(
+                    run(pts, scs, &cfg),
+                    arkworks(pts, scs),
+                    "window {c}, {processor:?}, n = {n} (batch {batch})"
+                );
+            }
+        }
+    }
+}

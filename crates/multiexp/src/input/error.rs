@@ -1,0 +1,204 @@
+//! Typed errors of the input parsers: which input (the name the caller gave it), where in it
+//! (a line, a byte offset, or the input as a whole), and what was expected there.
+
+use core::fmt;
+
+/// Where in an input an error is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Location {
+    /// A line of a text input, counted from 1.
+    Line(usize),
+    /// A byte offset into a binary input, counted from 0.
+    Byte(u64),
+    /// The input as a whole (it is empty, or its element count is wrong).
+    Whole,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::Line(line) => write!(f, ":{line}"),
+            Location::Byte(offset) => write!(f, ": byte {offset}"),
+            Location::Whole => Ok(()),
+        }
+    }
+}
+
+/// Which rule of a point's flag bits an encoding breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FlagProblem {
+    /// A compressed encoding without the compression bit (ZCash format).
+    CompressionBitClear,
+    /// An uncompressed encoding with the compression bit set (ZCash format).
+    CompressionBitSet,
+    /// The sign bit set on the point at infinity.
+    SignWithInfinity,
+    /// The sign bit set on an uncompressed point (ZCash format).
+    SignOnUncompressed,
+    /// The sign bit of an uncompressed point does not match its y (arkworks format).
+    SignMismatch,
+    /// The sign bit asks for the larger square root of a point whose y is zero, which has one.
+    SignOnZeroY,
+}
+
+impl fmt::Display for FlagProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FlagProblem::CompressionBitClear => "the compression bit is clear",
+            FlagProblem::CompressionBitSet => "the compression bit is set",
+            FlagProblem::SignWithInfinity => "the sign bit is set on the point at infinity",
+            FlagProblem::SignOnUncompressed => "the sign bit is set on an uncompressed point",
+            FlagProblem::SignMismatch => "the sign bit does not match y",
+            FlagProblem::SignOnZeroY => "the sign bit is set but y is zero",
+        })
+    }
+}
+
+/// What is wrong at an error's location.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum InputErrorKind {
+    /// The input holds no elements (it is empty, or only blank lines and comments).
+    Empty,
+    /// A hex line with an odd number of digits.
+    OddHexDigits {
+        /// Hex digits on the line (after any `0x`).
+        digits: usize,
+    },
+    /// A byte that is not a hex digit.
+    InvalidHexDigit {
+        /// Column on the line, counted from 1.
+        column: usize,
+        /// The byte found there.
+        found: u8,
+    },
+    /// An element of the wrong size: a hex line of the wrong length.
+    WrongLength {
+        /// Bytes one element takes.
+        expected: usize,
+        /// Bytes found.
+        found: usize,
+    },
+    /// A binary input that ends before the last element its length prefix announces.
+    Truncated {
+        /// Bytes the input must have.
+        expected: u64,
+        /// Bytes it has.
+        found: u64,
+    },
+    /// A binary input with bytes after the last element its length prefix announces.
+    TrailingBytes {
+        /// Bytes the input must have.
+        expected: u64,
+        /// Bytes it has.
+        found: u64,
+    },
+    /// A coordinate that is not a canonical field element (its integer is ≥ p).
+    NonCanonicalField {
+        /// `x` or `y`.
+        coordinate: &'static str,
+    },
+    /// Flag bits no canonical encoding has.
+    InvalidFlags {
+        /// The rule broken.
+        problem: FlagProblem,
+    },
+    /// The point at infinity with nonzero coordinate bits.
+    NonCanonicalInfinity,
+    /// Not a point of the curve (for a compressed point: no curve point has this x).
+    NotOnCurve,
+    /// A curve point outside the prime-order subgroup.
+    NotInSubgroup,
+    /// A scalar ≥ the group order r (accepted, reduced mod r, only when asked for).
+    ScalarOutOfRange,
+    /// The scalar input has a different number of elements from the point input.
+    CountMismatch {
+        /// The name of the point input.
+        points_input: String,
+        /// Points it holds.
+        points: usize,
+        /// Scalars this input holds.
+        scalars: usize,
+    },
+}
+
+impl fmt::Display for InputErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputErrorKind::Empty => {
+                write!(f, "no elements (empty, or only blank lines and comments)")
+            }
+            InputErrorKind::OddHexDigits { digits } => {
+                write!(f, "odd number of hex digits ({digits})")
+            }
+            InputErrorKind::InvalidHexDigit { column, found } => {
+                write!(
+                    f,
+                    "column {column}: {:?} is not a hex digit",
+                    *found as char
+                )
+            }
+            InputErrorKind::WrongLength { expected, found } => write!(
+                f,
+                "expected {expected} bytes ({} hex digits), found {found} bytes",
+                2 * expected
+            ),
+            InputErrorKind::Truncated { expected, found } => write!(
+                f,
+                "truncated: the length prefix announces {expected} bytes, the input has {found}"
+            ),
+            InputErrorKind::TrailingBytes { expected, found } => write!(
+                f,
+                "trailing bytes: the length prefix announces {expected} bytes, the input has \
+                 {found}"
+            ),
+            InputErrorKind::NonCanonicalField { coordinate } => write!(
+                f,
+                "the {coordinate} coordinate is not a canonical field element (≥ p)"
+            ),
+            InputErrorKind::InvalidFlags { problem } => write!(f, "invalid flag bits: {problem}"),
+            InputErrorKind::NonCanonicalInfinity => {
+                write!(f, "the point at infinity has nonzero coordinate bits")
+            }
+            InputErrorKind::NotOnCurve => write!(f, "not a point of the curve"),
+            InputErrorKind::NotInSubgroup => {
+                write!(f, "a curve point outside the prime-order subgroup")
+            }
+            InputErrorKind::ScalarOutOfRange => write!(
+                f,
+                "scalar ≥ the group order r (reduce it mod r only if that is what you mean)"
+            ),
+            InputErrorKind::CountMismatch {
+                points_input,
+                points,
+                scalars,
+            } => write!(
+                f,
+                "{scalars} scalars, but {points_input} holds {points} points"
+            ),
+        }
+    }
+}
+
+/// An input that cannot be used: its name, where, and what is wrong there.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("{input}{location}: {kind}")]
+pub struct InputError {
+    /// The name the caller gave the input (a file name).
+    pub input: String,
+    /// Where in the input.
+    pub location: Location,
+    /// What is wrong.
+    pub kind: InputErrorKind,
+}
+
+impl InputError {
+    /// An error in `input` at `location`.
+    pub fn new(input: &str, location: Location, kind: InputErrorKind) -> Self {
+        InputError {
+            input: input.to_string(),
+            location,
+            kind,
+        }
+    }
+}

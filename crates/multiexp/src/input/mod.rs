@@ -1,0 +1,503 @@
+//! Checked constructors of MSM inputs from bytes: points and scalars in hex lines or arkworks
+//! binary, every element validated, and the writers of the same formats.
+//!
+//! Contract: a `*_from_*` function returns every element of its input, or the error of the
+//! lowest-index bad element, naming the input (the name the caller passes, a file name), the
+//! line or byte offset, and what was expected ([`InputError`]); no input makes it panic, and
+//! what it allocates is proportional to the input's length (a binary length prefix is checked
+//! against the length before anything is allocated). Writing and reading back is the
+//! identity, and the writers produce the only encoding the readers accept for each element.
+//! No file I/O, no printing: the caller reads files.
+//!
+//! Formats:
+//! - **hex lines** ([`points_from_hex`], [`scalars_from_hex`]): one element per line, an
+//!   optional `0x`, blank lines and lines starting with `#` ignored. Points in the curve's
+//!   standard compressed encoding ([`PointEncoding::standard`]): ZCash's for BLS12-381 and
+//!   BLS12-377 (48 bytes for G1, as in the EIP-4844 trusted setup), arkworks' for the others.
+//!   Scalars as big-endian integers of ⌈bits(r)/8⌉ bytes (32 for BLS12-381: the EIP-4844
+//!   blob field-element layout), or little-endian on request.
+//! - **arkworks binary** ([`points_from_binary`], [`scalars_from_binary`]): the bytes of
+//!   `CanonicalSerialize` on `Vec<Affine>` / `Vec<Fr>`: a u64 little-endian count, then the
+//!   elements, compressed or uncompressed ([`PointEncoding::binary`]); which one is read from
+//!   the length when not given.
+//!
+//! Validation ([`PointOptions`]): canonical encodings only (coordinates below p, unused bits
+//! zero, flags exactly as written, infinity as its one encoding); every point on the curve;
+//! every point in the prime-order subgroup unless `subgroup_check` is off — which is unsafe
+//! for untrusted input: an MSM over points outside the subgroup gives results an attacker can
+//! steer. Scalars must be below r unless [`ScalarOptions::reduce`] asks for reduction mod r.
+//!
+//! Cost: one square root (about log p multiplications) per compressed point and one subgroup
+//! test per point (see `subgroup.rs`); both run in parallel on the caller's rayon pool, eight
+//! points per vector operation on CPUs with AVX-512 IFMA (`lanes.rs`).
+
+mod encoding;
+mod error;
+#[cfg(target_arch = "x86_64")]
+mod lanes;
+mod subgroup;
+mod text;
+mod validate;
+
+use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
+use ark_ff::PrimeField;
+use rayon::prelude::*;
+
+pub use encoding::PointEncoding;
+pub use error::{FlagProblem, InputError, InputErrorKind, Location};
+
+use encoding::Codec;
+use text::{element_lines, HexLine};
+use validate::{decode_points, Checker, Elements};
+
+/// How points are checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PointOptions {
+    /// Check that every point is in the prime-order subgroup (default). Turning it off is for
+    /// trusted inputs only.
+    pub subgroup_check: bool,
+    /// Use the AVX-512 IFMA kernels where the CPU and the curve allow (default); off, arkworks
+    /// arithmetic only (for comparisons).
+    pub vector_kernels: bool,
+}
+
+impl Default for PointOptions {
+    fn default() -> Self {
+        PointOptions {
+            subgroup_check: true,
+            vector_kernels: true,
+        }
+    }
+}
+
+/// Byte order of hex scalars.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Endianness {
+    /// Most significant byte first (default; EIP-4844 blobs).
+    #[default]
+    Big,
+    /// Least significant byte first.
+    Little,
+}
+
+/// How scalars are read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ScalarOptions {
+    /// Byte order of hex scalars (binary scalars are always little-endian, as arkworks writes
+    /// them).
+    pub endianness: Endianness,
+    /// Reduce scalars ≥ r mod r instead of rejecting them.
+    pub reduce: bool,
+}
+
+/// The format of a point input.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PointFormat {
+    /// Hex lines of the standard compressed encoding.
+    #[default]
+    Hex,
+    /// arkworks binary, compressed or uncompressed as its length says.
+    Binary,
+    /// arkworks binary, compressed.
+    BinaryCompressed,
+    /// arkworks binary, uncompressed.
+    BinaryUncompressed,
+}
+
+/// The format of a scalar input.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ScalarFormat {
+    /// Hex lines.
+    #[default]
+    Hex,
+    /// arkworks binary.
+    Binary,
+}
+
+/// Bytes of one point of `P` in an encoding.
+pub fn point_size<P: SWCurveConfig>(encoding: PointEncoding, compressed: bool) -> usize {
+    Codec::<P>::new(encoding, compressed).size()
+}
+
+/// Bytes of one scalar of field `F`: ⌈bits(r)/8⌉.
+pub fn scalar_size<F: PrimeField>() -> usize {
+    (F::MODULUS_BIT_SIZE as usize).div_ceil(8)
+}
+
+struct HexElements<'a> {
+    lines: Vec<HexLine<'a>>,
+}
+
+impl Elements for HexElements<'_> {
+    fn count(&self) -> usize {
+        self.lines.len()
+    }
+    fn location(&self, index: usize) -> Location {
+        self.lines[index].location()
+    }
+    fn bytes<'a>(&'a self, index: usize, buf: &'a mut [u8]) -> Result<&'a [u8], InputErrorKind> {
+        self.lines[index].decode_into(buf)?;
+        Ok(buf)
+    }
+}
+
+/// The records of a binary input after its length prefix.
+struct BinaryElements<'a> {
+    data: &'a [u8],
+    size: usize,
+}
+
+/// Bytes of the length prefix.
+const PREFIX: usize = 8;
+
+impl Elements for BinaryElements<'_> {
+    fn count(&self) -> usize {
+        self.data.len() / self.size
+    }
+    fn location(&self, index: usize) -> Location {
+        Location::Byte((PREFIX + index * self.size) as u64)
+    }
+    fn bytes<'a>(&'a self, index: usize, _: &'a mut [u8]) -> Result<&'a [u8], InputErrorKind> {
+        Ok(&self.data[index * self.size..(index + 1) * self.size])
+    }
+}
+
+/// The element size, among `sizes` (ascending), that makes a binary input's length match its
+/// length prefix, and the records.
+fn binary_records<'a>(
+    input: &str,
+    bytes: &'a [u8],
+    sizes: &[usize],
+) -> Result<BinaryElements<'a>, InputError> {
+    let found = bytes.len() as u64;
+    let error = |location, kind| Err(InputError::new(input, location, kind));
+    let Some(prefix) = bytes.get(..PREFIX) else {
+        let expected = PREFIX as u64;
+        return error(
+            Location::Byte(0),
+            InputErrorKind::Truncated { expected, found },
+        );
+    };
+    let mut count = [0u8; PREFIX];
+    count.copy_from_slice(prefix);
+    let count = u64::from_le_bytes(count) as u128;
+    let total = |size: usize| PREFIX as u128 + count * size as u128;
+    if let Some(&size) = sizes.iter().find(|&&s| total(s) == found as u128) {
+        if count == 0 {
+            return error(Location::Whole, InputErrorKind::Empty);
+        }
+        let data = &bytes[PREFIX..];
+        return Ok(BinaryElements { data, size });
+    }
+    let clamp = |v: u128| v.min(u64::MAX as u128) as u64;
+    // The smallest layout the input is too short for (its first incomplete record), else
+    // the input is too long for every layout.
+    match sizes.iter().copied().find(|&s| (found as u128) < total(s)) {
+        Some(size) => {
+            let whole = (found - PREFIX as u64) / size as u64;
+            let location = Location::Byte(PREFIX as u64 + whole * size as u64);
+            let expected = clamp(total(size));
+            error(location, InputErrorKind::Truncated { expected, found })
+        }
+        None => {
+            let expected = clamp(total(sizes[sizes.len() - 1]));
+            let kind = InputErrorKind::TrailingBytes { expected, found };
+            error(Location::Byte(expected), kind)
+        }
+    }
+}
+
+/// Points from hex lines of the curve's standard compressed encoding
+/// ([`PointEncoding::standard`]), every point checked per `options`.
+///
+/// ```
+/// use ark_bls12_381::g1::Config;
+/// use multiexp::input::{points_from_hex, InputErrorKind, Location, PointOptions};
+///
+/// // The BLS12-381 G1 generator and the point at infinity, as in the EIP-4844 setup.
+/// let text = "# two points\n\
+///     0x97f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb\n\
+///     c00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000\n";
+/// let points = points_from_hex::<Config>("setup.txt", text.as_bytes(), &PointOptions::default())?;
+/// assert_eq!(points.len(), 2);
+///
+/// let err = points_from_hex::<Config>("bad.txt", b"\n\n97f1", &PointOptions::default())
+///     .unwrap_err();
+/// assert_eq!(err.location, Location::Line(3));
+/// assert_eq!(err.kind, InputErrorKind::WrongLength { expected: 48, found: 2 });
+/// assert_eq!(err.to_string(), "bad.txt:3: expected 48 bytes (96 hex digits), found 2 bytes");
+/// # Ok::<(), multiexp::input::InputError>(())
+/// ```
+pub fn points_from_hex<P: SWCurveConfig>(
+    input: &str,
+    text: &[u8],
+    options: &PointOptions,
+) -> Result<Vec<Affine<P>>, InputError> {
+    let codec = Codec::<P>::new(PointEncoding::standard::<P>(), true);
+    let elements = HexElements {
+        lines: element_lines(text),
+    };
+    let checker = Checker::new(options.subgroup_check, options.vector_kernels);
+    decode_points(input, &elements, &codec, &checker)
+}
+
+/// Points from arkworks binary (`CanonicalSerialize` of `Vec<Affine<P>>`), compressed,
+/// uncompressed, or either as the length says (`compressed: None`).
+pub fn points_from_binary<P: SWCurveConfig>(
+    input: &str,
+    bytes: &[u8],
+    compressed: Option<bool>,
+    options: &PointOptions,
+) -> Result<Vec<Affine<P>>, InputError> {
+    let encoding = PointEncoding::binary::<P>();
+    let compressed_codec = Codec::<P>::new(encoding, true);
+    let uncompressed_codec = Codec::<P>::new(encoding, false);
+    let sizes = match compressed {
+        Some(true) => vec![compressed_codec.size()],
+        Some(false) => vec![uncompressed_codec.size()],
+        None => vec![compressed_codec.size(), uncompressed_codec.size()],
+    };
+    let records = binary_records(input, bytes, &sizes)?;
+    let codec = if records.size == compressed_codec.size() {
+        compressed_codec
+    } else {
+        uncompressed_codec
+    };
+    let checker = Checker::new(options.subgroup_check, options.vector_kernels);
+    let codec = checker.codec(codec);
+    decode_points(input, &records, &codec, &checker)
+}
+
+/// Points in `format`.
+pub fn points_from<P: SWCurveConfig>(
+    input: &str,
+    bytes: &[u8],
+    format: PointFormat,
+    options: &PointOptions,
+) -> Result<Vec<Affine<P>>, InputError> {
+    match format {
+        PointFormat::Hex => points_from_hex(input, bytes, options),
+        PointFormat::Binary => points_from_binary(input, bytes, None, options),
+        PointFormat::BinaryCompressed => points_from_binary(input, bytes, Some(true), options),
+        PointFormat::BinaryUncompressed => points_from_binary(input, bytes, Some(false), options),
+    }
+}
+
+/// The scalar of canonical little-endian `bytes`, reduced if asked.
+fn scalar_from_le<F: PrimeField>(bytes: &[u8], reduce: bool) -> Result<F, InputErrorKind> {
+    let mut big = F::BigInt::default();
+    let limbs = big.as_mut();
+    let mut fits = true;
+    for (k, &b) in bytes.iter().enumerate() {
+        match limbs.get_mut(k / 8) {
+            Some(limb) => *limb |= (b as u64) << (8 * (k % 8)),
+            None => fits &= b == 0,
+        }
+    }
+    match F::from_bigint(big).filter(|_| fits) {
+        Some(s) => Ok(s),
+        None if reduce => Ok(F::from_le_bytes_mod_order(bytes)),
+        None => Err(InputErrorKind::ScalarOutOfRange),
+    }
+}
+
+fn decode_scalars<F: PrimeField, E: Elements>(
+    input: &str,
+    elements: &E,
+    size: usize,
+    little_endian: bool,
+    reduce: bool,
+) -> Result<Vec<F>, InputError> {
+    let n = elements.count();
+    if n == 0 {
+        return Err(InputError::new(
+            input,
+            Location::Whole,
+            InputErrorKind::Empty,
+        ));
+    }
+    let mut scalars = vec![F::zero(); n];
+    let failure = scalars
+        .par_chunks_mut(validate::BLOCK)
+        .enumerate()
+        .filter_map(|(b, out)| {
+            let start = b * validate::BLOCK;
+            let mut buf = vec![0u8; size];
+            for (k, slot) in out.iter_mut().enumerate() {
+                let i = start + k;
+                let decoded = elements.bytes(i, &mut buf).and_then(|bytes| {
+                    if little_endian {
+                        scalar_from_le(bytes, reduce)
+                    } else {
+                        let mut le = bytes.to_vec();
+                        le.reverse();
+                        scalar_from_le(&le, reduce)
+                    }
+                });
+                match decoded {
+                    Ok(s) => *slot = s,
+                    Err(kind) => return Some((i, kind)),
+                }
+            }
+            None
+        })
+        .min_by_key(|(i, _)| *i);
+    match failure {
+        Some((i, kind)) => Err(InputError::new(input, elements.location(i), kind)),
+        None => Ok(scalars),
+    }
+}
+
+/// Scalars from hex lines of [`scalar_size`] bytes each, big-endian unless asked otherwise.
+///
+/// ```
+/// use ark_bls12_381::Fr;
+/// use multiexp::input::{scalars_from_hex, InputErrorKind, Location, ScalarOptions};
+///
+/// let one = format!("{}01\n", "00".repeat(31));
+/// let scalars = scalars_from_hex::<Fr>("s.hex", one.as_bytes(), &ScalarOptions::default())?;
+/// assert_eq!(scalars, vec![Fr::from(1u64)]);
+///
+/// // r itself is out of range unless reduction is asked for.
+/// let r = "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001";
+/// let err = scalars_from_hex::<Fr>("s.hex", r.as_bytes(), &ScalarOptions::default()).unwrap_err();
+/// assert_eq!((err.location, err.kind), (Location::Line(1), InputErrorKind::ScalarOutOfRange));
+/// let reduce = ScalarOptions { reduce: true, ..ScalarOptions::default() };
+/// assert_eq!(scalars_from_hex::<Fr>("s.hex", r.as_bytes(), &reduce)?, vec![Fr::from(0u64)]);
+/// # Ok::<(), multiexp::input::InputError>(())
+/// ```
+pub fn scalars_from_hex<F: PrimeField>(
+    input: &str,
+    text: &[u8],
+    options: &ScalarOptions,
+) -> Result<Vec<F>, InputError> {
+    let elements = HexElements {
+        lines: element_lines(text),
+    };
+    let little = options.endianness == Endianness::Little;
+    decode_scalars(input, &elements, scalar_size::<F>(), little, options.reduce)
+}
+
+/// Scalars from arkworks binary (`CanonicalSerialize` of `Vec<F>`: little-endian).
+pub fn scalars_from_binary<F: PrimeField>(
+    input: &str,
+    bytes: &[u8],
+    options: &ScalarOptions,
+) -> Result<Vec<F>, InputError> {
+    let records = binary_records(input, bytes, &[scalar_size::<F>()])?;
+    decode_scalars(input, &records, records.size, true, options.reduce)
+}
+
+/// Scalars in `format`.
+pub fn scalars_from<F: PrimeField>(
+    input: &str,
+    bytes: &[u8],
+    format: ScalarFormat,
+    options: &ScalarOptions,
+) -> Result<Vec<F>, InputError> {
+    match format {
+        ScalarFormat::Hex => scalars_from_hex(input, bytes, options),
+        ScalarFormat::Binary => scalars_from_binary(input, bytes, options),
+    }
+}
+
+/// Checks that a scalar input (`scalars_input`) has as many elements as the point input.
+pub fn check_counts(
+    points_input: &str,
+    points: usize,
+    scalars_input: &str,
+    scalars: usize,
+) -> Result<(), InputError> {
+    if points == scalars {
+        return Ok(());
+    }
+    let kind = InputErrorKind::CountMismatch {
+        points_input: points_input.to_string(),
+        points,
+        scalars,
+    };
+    Err(InputError::new(scalars_input, Location::Whole, kind))
+}
+
+/// The bytes of one point in an encoding.
+pub fn encode_point<P: SWCurveConfig>(
+    point: &Affine<P>,
+    encoding: PointEncoding,
+    compressed: bool,
+) -> Vec<u8> {
+    let mut out = Vec::new();
+    Codec::<P>::new(encoding, compressed).encode(point, &mut out);
+    out
+}
+
+/// Lower-case hex of the standard compressed encoding of `point`.
+pub fn point_to_hex<P: SWCurveConfig>(point: &Affine<P>) -> String {
+    let mut out = String::new();
+    text::push_hex(
+        &encode_point(point, PointEncoding::standard::<P>(), true),
+        &mut out,
+    );
+    out
+}
+
+/// Hex lines of the standard compressed encoding, one point per line.
+pub fn points_to_hex<P: SWCurveConfig>(points: &[Affine<P>]) -> String {
+    let codec = Codec::<P>::new(PointEncoding::standard::<P>(), true);
+    let lines: Vec<String> = points
+        .par_chunks(validate::BLOCK)
+        .map(|chunk| {
+            let (mut bytes, mut text) = (Vec::new(), String::new());
+            for p in chunk {
+                bytes.clear();
+                codec.encode(p, &mut bytes);
+                text::push_hex(&bytes, &mut text);
+                text.push('\n');
+            }
+            text
+        })
+        .collect();
+    lines.concat()
+}
+
+/// arkworks binary of `points` (the bytes of `CanonicalSerialize` on the `Vec`).
+pub fn points_to_binary<P: SWCurveConfig>(points: &[Affine<P>], compressed: bool) -> Vec<u8> {
+    let codec = Codec::<P>::new(PointEncoding::binary::<P>(), compressed);
+    let mut out = Vec::with_capacity(PREFIX + points.len() * codec.size());
+    out.extend_from_slice(&(points.len() as u64).to_le_bytes());
+    for p in points {
+        codec.encode(p, &mut out);
+    }
+    out
+}
+
+fn scalar_le<F: PrimeField>(s: &F) -> Vec<u8> {
+    let big = s.into_bigint();
+    let limbs = big.as_ref();
+    (0..scalar_size::<F>())
+        .map(|k| (limbs[k / 8] >> (8 * (k % 8))) as u8)
+        .collect()
+}
+
+/// Hex lines of scalars, one per line.
+pub fn scalars_to_hex<F: PrimeField>(scalars: &[F], endianness: Endianness) -> String {
+    let mut out = String::with_capacity(scalars.len() * (2 * scalar_size::<F>() + 1));
+    for s in scalars {
+        let mut bytes = scalar_le(s);
+        if endianness == Endianness::Big {
+            bytes.reverse();
+        }
+        text::push_hex(&bytes, &mut out);
+        out.push('\n');
+    }
+    out
+}
+
+/// arkworks binary of `scalars`.
+pub fn scalars_to_binary<F: PrimeField>(scalars: &[F]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(PREFIX + scalars.len() * scalar_size::<F>());
+    out.extend_from_slice(&(scalars.len() as u64).to_le_bytes());
+    for s in scalars {
+        out.extend_from_slice(&scalar_le(s));
+    }
+    out
+}

@@ -1,0 +1,300 @@
+//! The planner's decision without task lists: what [`Planner::plan`] chooses, bit for bit, at a
+//! small fraction of its cost, for the sweep.
+//!
+//! A candidate's tasks come in at most three runs of equal cost (regular chunks, the top chunk,
+//! and their cut parts), so a candidate is priced from those runs: the makespan by
+//! [`lpt_makespan_grouped`] (the same f64 loads as [`lpt_makespan`](crate::plan::makespan)),
+//! the work by the same sequential sum over tasks in chunk order as `Plan::work`. Every
+//! n-dependent comparison goes through a [`Probe`], so the sweep can solve decisions over
+//! intervals of n. `tests/sweep.rs` checks `decide` against `plan` over curves, sizes, worker
+//! counts and options.
+
+use std::cmp::Ordering;
+
+use super::{Planner, SplitKind, SplitPolicy};
+use crate::bucket::Processor;
+use crate::digits::Windowing;
+use crate::plan::makespan::{lpt_makespan_grouped_in, LptScratch};
+use crate::plan::probe::{Blind, Probe};
+
+/// A candidate plan named by its window and split, with its modeled makespan.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Candidate {
+    /// The window and chunk layout.
+    pub windowing: Windowing,
+    /// The split.
+    pub split: SplitKind,
+    /// Modeled wall time, ns (as `Plan::makespan`).
+    pub makespan: f64,
+}
+
+/// What the planner decides for one (n, P), and the plans it weighed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Decision {
+    /// The plan that runs (`PlanReport::chosen`).
+    pub chosen: Candidate,
+    /// The best unsplit candidate.
+    pub unsplit: Candidate,
+    /// The best split candidate of any kind, if the policy allows one.
+    pub split: Option<Candidate>,
+    /// The best whole-MSM split candidate, if any.
+    pub whole: Option<Candidate>,
+}
+
+/// A candidate's modeled work, makespan and fluid makespan.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CandidatePrice {
+    /// Total work over all workers, ns (as `Plan::work`).
+    pub work: f64,
+    /// Modeled wall time on the pool executor, ns (as `Plan::makespan`).
+    pub makespan: f64,
+    /// The same tasks under the fluid makespan: dispatch + digits/P + records/P +
+    /// max(Σ t / P, max t) + merges + Horner (the sweep's oracle).
+    pub fluid: f64,
+}
+
+/// A candidate's tasks as runs of equal cost, in task order.
+#[derive(Clone, Copy, Debug)]
+struct Priced {
+    candidate: Candidate,
+    runs: [(f64, usize); 3],
+    /// Work of the digit and record phases.
+    pre_work: f64,
+    /// Their time, with the dispatch of the parallel phases.
+    pre_time: f64,
+    tail: f64,
+}
+
+impl Priced {
+    fn work(&self) -> f64 {
+        let tasks = self
+            .runs
+            .iter()
+            .flat_map(|&(c, k)| std::iter::repeat_n(c, k))
+            .sum::<f64>();
+        self.pre_work + tasks + self.tail
+    }
+}
+
+/// Buffers reused across the candidates of one decision.
+#[derive(Default)]
+struct Scratch {
+    lpt: LptScratch,
+}
+
+/// `Planner::plan`'s order on candidates: faster, then less work.
+fn better<Pr: Probe>(a: &Priced, b: &Priced, probe: &mut Pr) -> bool {
+    match probe.cmp(a.candidate.makespan, b.candidate.makespan) {
+        Ordering::Less => true,
+        Ordering::Equal => probe.lt(a.work(), b.work()),
+        Ordering::Greater => false,
+    }
+}
+
+/// Keeps the first best candidate, as `Planner::plan`'s fold does.
+fn keep_best<Pr: Probe>(best: &mut Option<Priced>, p: Priced, probe: &mut Pr) {
+    match best {
+        Some(b) if !better(&p, b, probe) => {}
+        _ => *best = Some(p),
+    }
+}
+
+impl Planner {
+    /// The decision of [`plan`](Self::plan) for `n` points on `workers` workers: the same
+    /// chosen window, split and makespan.
+    pub fn decide(&self, n: usize, workers: usize) -> Decision {
+        self.decide_probed(n, workers, &mut Blind)
+    }
+
+    /// [`decide`](Self::decide) with every n-dependent comparison through `probe`.
+    pub fn decide_probed<Pr: Probe>(&self, n: usize, workers: usize, probe: &mut Pr) -> Decision {
+        let workers = workers.max(1);
+        let mut scratch = Scratch::default();
+        let mut unsplit: Option<Priced> = None;
+        let mut split: Option<Priced> = None;
+        let mut whole: Option<Priced> = None;
+        for w in &self.windowings {
+            let p = self.priced(w, n, workers, SplitKind::None, &mut scratch, probe);
+            keep_best(&mut unsplit, p, probe);
+            let k_chunks = w.chunks;
+            match self.options.split {
+                SplitPolicy::Never => {}
+                SplitPolicy::Parts(k) => {
+                    let k = if probe.at_least(n as u64, k as u64) {
+                        k
+                    } else {
+                        n.max(1)
+                    };
+                    if k > 1 {
+                        let s =
+                            self.priced(w, n, workers, SplitKind::Whole(k), &mut scratch, probe);
+                        keep_best(&mut split, s, probe);
+                        keep_best(&mut whole, s, probe);
+                    }
+                }
+                SplitPolicy::Auto => {
+                    if k_chunks < workers {
+                        for k in 2..=workers.div_ceil(k_chunks) {
+                            if !probe.at_least(n as u64, k as u64) {
+                                break;
+                            }
+                            let s = self.priced(
+                                w,
+                                n,
+                                workers,
+                                SplitKind::Whole(k),
+                                &mut scratch,
+                                probe,
+                            );
+                            keep_best(&mut split, s, probe);
+                            keep_best(&mut whole, s, probe);
+                        }
+                    } else if !k_chunks.is_multiple_of(workers) {
+                        let r = k_chunks % workers;
+                        for k in 2..=workers.div_ceil(r) {
+                            if !probe.at_least(n as u64, k as u64) {
+                                break;
+                            }
+                            let tail = SplitKind::Tail {
+                                chunks: r,
+                                parts: k,
+                            };
+                            let s = self.priced(w, n, workers, tail, &mut scratch, probe);
+                            keep_best(&mut split, s, probe);
+                        }
+                    }
+                }
+            }
+        }
+        let unsplit = unsplit.expect("a planner has at least one window");
+        let forced = matches!(self.options.split, SplitPolicy::Parts(k) if k > 1)
+            && probe.at_least(n as u64, 2);
+        let chosen = match split {
+            Some(s) if forced => s,
+            Some(s)
+                if probe.cmp(
+                    s.candidate.makespan,
+                    unsplit.candidate.makespan * (1.0 - self.options.margin),
+                ) != Ordering::Greater =>
+            {
+                s
+            }
+            _ => unsplit,
+        };
+        Decision {
+            chosen: chosen.candidate,
+            unsplit: unsplit.candidate,
+            split: split.map(|s| s.candidate),
+            whole: whole.map(|s| s.candidate),
+        }
+    }
+
+    /// Work, makespan and fluid makespan of the candidate `(w, split)` for `n` points on
+    /// `workers` workers, its comparisons through `probe`.
+    pub fn candidate_price<Pr: Probe>(
+        &self,
+        w: &Windowing,
+        n: usize,
+        workers: usize,
+        split: SplitKind,
+        probe: &mut Pr,
+    ) -> CandidatePrice {
+        let workers = workers.max(1);
+        let p = self.priced(w, n, workers, split, &mut Scratch::default(), probe);
+        let tasks: f64 = p
+            .runs
+            .iter()
+            .flat_map(|&(c, k)| std::iter::repeat_n(c, k))
+            .sum();
+        let mut longest = 0.0;
+        for &(c, k) in &p.runs {
+            if k > 0 {
+                longest = probe.max(longest, c);
+            }
+        }
+        let fluid = probe.max(tasks / workers as f64, longest);
+        CandidatePrice {
+            work: p.work(),
+            makespan: p.candidate.makespan,
+            fluid: p.pre_time + fluid + p.tail,
+        }
+    }
+
+    /// Prices candidate `(w, split)`: its task runs, digits, merges + Horner and makespan.
+    fn priced<Pr: Probe>(
+        &self,
+        w: &Windowing,
+        n: usize,
+        workers: usize,
+        split: SplitKind,
+        scratch: &mut Scratch,
+        probe: &mut Pr,
+    ) -> Priced {
+        let k_chunks = w.chunks;
+        let top = k_chunks - 1;
+        // Whether any run with tasks uses the IFMA processor (the record phase).
+        let mut ifma = false;
+        let mut cost = |j: usize, k: usize, count: usize, probe: &mut Pr| {
+            if count == 0 {
+                (0.0, 0)
+            } else {
+                let (processor, cost) = self.task_priced(w, j, n, k, probe);
+                ifma |= processor == Processor::BatchAffineIfma;
+                (cost, count)
+            }
+        };
+        // Runs in chunk order, and Σ_j (k_j - 1) over the parts vector.
+        let (runs, extra_parts) = match split {
+            SplitKind::None => (
+                [cost(0, 1, top, probe), cost(top, 1, 1, probe), (0.0, 0)],
+                0,
+            ),
+            SplitKind::Whole(k) => (
+                [cost(0, k, top * k, probe), cost(top, k, k, probe), (0.0, 0)],
+                k_chunks * (k - 1),
+            ),
+            SplitKind::Tail {
+                chunks: r,
+                parts: k,
+            } => {
+                // The last wave of the unsplit LPT order: the top chunk goes first only if it
+                // costs strictly more than a regular chunk (ties keep index order).
+                // (Priced apart from `cost`: only the runs' processors count for the records.)
+                let regular = self.task_priced(w, 0, n, 1, probe).1;
+                let top_whole = self.task_priced(w, top, n, 1, probe).1;
+                let top_first = top > 0 && probe.cmp(top_whole, regular) == Ordering::Greater;
+                let runs = if top_first {
+                    [
+                        cost(0, 1, top - r, probe),
+                        cost(0, k, r * k, probe),
+                        cost(top, 1, 1, probe),
+                    ]
+                } else {
+                    [
+                        cost(0, 1, k_chunks - r, probe),
+                        cost(0, k, (r - 1) * k, probe),
+                        cost(top, k, k, probe),
+                    ]
+                };
+                (runs, r * (k - 1))
+            }
+        };
+        let (pre_work, pre_time) = self.phases(w, n, workers, ifma, probe);
+        let tail =
+            self.model.merges_counted(k_chunks + extra_parts, k_chunks) + self.model.horner(w);
+        let mut groups = runs;
+        let lpt = lpt_makespan_grouped_in(&mut groups, workers, probe, &mut scratch.lpt);
+        let makespan = pre_time + lpt + tail;
+        Priced {
+            candidate: Candidate {
+                windowing: *w,
+                split,
+                makespan,
+            },
+            runs,
+            pre_work,
+            pre_time,
+            tail,
+        }
+    }
+}
