@@ -82,9 +82,17 @@ fn decide_chooses_what_plan_chooses_bit_for_bit() {
                     let costs: Vec<f64> = chosen.tasks.iter().map(|t| t.cost).collect();
                     let tail =
                         pl.model().merges(&chosen.parts) + pl.model().horner(&chosen.windowing);
-                    let fluid = pl.model().digits(n, &chosen.windowing) / p as f64
-                        + multiexp::plan::makespan::fluid(&costs, p)
-                        + tail;
+                    let ifma = chosen
+                        .processors
+                        .contains(&multiexp::bucket::Processor::BatchAffineIfma);
+                    let (_, phases) = pl.phases(
+                        &chosen.windowing,
+                        n,
+                        p,
+                        ifma,
+                        &mut multiexp::plan::probe::Blind,
+                    );
+                    let fluid = phases + multiexp::plan::makespan::fluid(&costs, p) + tail;
                     assert_eq!(price.fluid.to_bits(), fluid.to_bits(), "{what}");
                 }
             }

@@ -329,15 +329,15 @@ fn solve_task(samples: &[(usize, f64)], task: f64, density: f64, buckets: usize)
             let x = density * m as f64;
             let scale = 1.0 / t.max(1.0);
             let f = CostModel::filled(x, b);
-            (
-                [scale, (x - f) * scale, f * scale],
-                (t - task).max(0.0) * scale,
-            )
+            // t = fixed + (x - F)·point + F·bucket = fixed + x·point + F·(bucket - point),
+            // solved for (fixed, point, bucket - point) ≥ 0: a filled bucket costs its copy and
+            // its share of the reduction (about two additions), never less than one addition,
+            // so cutting a task never looks cheaper than it is.
+            ([scale, x * scale, f * scale], (t - task).max(0.0) * scale)
         })
         .collect();
-    // Two sizes cannot separate three prices: take the line fixed + (x - F)·point, exact for
-    // large tasks (F = B there) and dear for small ones, so that a processor measured only
-    // coarsely never looks cheaper than it is.
+    // Two sizes cannot separate three prices: take the line fixed + x·point (bucket = point),
+    // so that a processor measured only coarsely never looks cheaper than it is.
     let allowed: u32 = if samples.len() >= 3 { 0b111 } else { 0b011 };
     let mut best: Option<([f64; 3], f64)> = None;
     for subset in 1..8u32 {
@@ -360,11 +360,11 @@ fn solve_task(samples: &[(usize, f64)], task: f64, density: f64, buckets: usize)
             best = Some((coef, residual));
         }
     }
-    let [fixed, point, bucket] = best.map(|b| b.0).unwrap_or([0.0; 3]);
+    let [fixed, point, extra] = best.map(|b| b.0).unwrap_or([0.0; 3]);
     TaskWeights {
         fixed,
         point,
-        bucket,
+        bucket: point + extra,
     }
 }
 
@@ -454,19 +454,49 @@ impl CurveVisitor for Calibrate<'_> {
             (m as f64 + 2.0 * b) * guess * if c >= 13 { 2.5 } else { 1.3 }
         };
         // Refined sizes follow the coarse per-point price of each processor at 4B.
+        // Narrow windows have so few buckets that m = 2B..16B points is a handful, timed mostly
+        // as task overhead: their samples take at least `SMALL_M` points (x ≫ B there, so the
+        // fit still sees the per-point price; fixed + B·bucket comes out as one constant).
+        const SMALL_M: usize = 256;
+        // The refining sample streams at least 2^18 points (16-64 MiB of points or
+        // IFMA records: beyond the L2 cache), as a task of a large MSM does; below that the
+        // per-point price is the in-cache one and the planner underprices narrow windows at
+        // large n (measured: up to 40% at 2^16 on BN254 G1 before this floor).
+        // (Capped at about 40 ms a sample, so slow groups such as BW6-761 G2 keep the full
+        // calibration of 18 curve/groups within 3 minutes.)
+        const LARGE_M: usize = 1 << 18;
+        const LARGE_SAMPLE_NS: f64 = 40e6;
         let refine_m = |c: u32, per_point: f64| {
             let b = 1usize << (c - 1);
             let budget = (effort.sample_cap_ns / per_point.max(1.0)) as usize;
-            budget.clamp(8 * b, effort.refine_ratio * b)
+            budget
+                .clamp(
+                    (8 * b).max(8 * SMALL_M),
+                    (effort.refine_ratio * b).max(8 * SMALL_M),
+                )
+                .max(((LARGE_SAMPLE_NS / per_point.max(1.0)) as usize).clamp(1 << 14, LARGE_M))
         };
         // 3B/8 fills 31% of the buckets: enough to tell `fixed` from `bucket`, and above the
-        // 25% at which the batch-affine processors switch to their sparse reduction.
-        let sparse_m = |c: u32| (3usize << (c - 1)).div_ceil(8);
-        let lo_m = |c: u32| 2usize << (c - 1);
-        let coarse_m = |c: u32| 4usize << (c - 1);
+        // 25% at which the batch-affine processors switch to their sparse reduction (only
+        // where that is a sizeable task).
+        let lo_m = |c: u32| (2usize << (c - 1)).max(SMALL_M);
+        let sparse_m = |c: u32| {
+            let m = (3usize << (c - 1)).div_ceil(8);
+            if m >= SMALL_M {
+                m
+            } else {
+                lo_m(c)
+            }
+        };
+        let coarse_m = |c: u32| (4usize << (c - 1)).max(4 * SMALL_M);
         let max_m = windows
             .iter()
-            .map(|&c| (effort.refine_ratio << (c - 1)).max(coarse_m(c)))
+            .map(|&c| {
+                (effort.refine_ratio << (c - 1))
+                    .max(coarse_m(c))
+                    .max(8 * SMALL_M)
+                    .max(LARGE_M)
+            })
             .max()
             .unwrap_or(1)
             .max(effort.digit_scalars)
@@ -480,7 +510,10 @@ impl CurveVisitor for Calibrate<'_> {
         let records = Records::prepare(&points, self.threads)?;
         let mut digits = Vec::with_capacity(windows.len());
         for (&c, w) in windows.iter().zip(&windowings) {
-            let m = (effort.refine_ratio << (c - 1)).max(coarse_m(c));
+            let m = (effort.refine_ratio << (c - 1))
+                .max(coarse_m(c))
+                .max(8 * SMALL_M)
+                .max(LARGE_M);
             let d = multiexp::exec::digits(&scalars[..m], *w, self.threads)?;
             digits.push(d.chunk(0).to_vec());
         }
@@ -531,7 +564,9 @@ impl CurveVisitor for Calibrate<'_> {
         }
         for &c in &windows {
             for &p in &procs {
-                for m in [sparse_m(c), lo_m(c), coarse_m(c)] {
+                let mut sizes = vec![sparse_m(c), lo_m(c), coarse_m(c)];
+                sizes.dedup();
+                for m in sizes {
                     let probe = Probe::Task {
                         window: c,
                         processor: p,
@@ -848,11 +883,10 @@ mod tests {
         // Two sizes: a line that prices large tasks right and small ones dear.
         let two = [(4096, t(0.0, 4096)), (16384, t(0.0, 16384))];
         let w = solve_task(&two, task, density, buckets);
-        assert_eq!(w.bucket, 0.0);
+        assert_eq!(w.bucket, w.point);
         for m in [1024, 4096, 1 << 16, 1 << 20] {
             let x = density * m as f64;
-            let f = CostModel::filled(x, buckets as f64);
-            let line = task + w.fixed + (x - f) * w.point;
+            let line = task + w.fixed + x * w.point;
             assert!(line >= t(0.0, m) * (1.0 - 1e-3), "m={m} {w:?}");
             if m >= 4096 {
                 assert!(line <= t(0.0, m) * 1.02, "m={m} {w:?}");

@@ -277,7 +277,7 @@ impl Planner {
     /// has at least 2^(MIN_BATCH_WINDOW-1) buckets and the task's ⌊n/k⌋ points fill one batch;
     /// IFMA where it runs here. Every comparison that depends on n goes through `probe`, so
     /// [`decide`](Self::decide) and the sweep see the same choice as [`plan`](Self::plan).
-    pub(crate) fn task_priced<Pr: Probe>(
+    pub fn task_priced<Pr: Probe>(
         &self,
         w: &Windowing,
         chunk: usize,
@@ -324,7 +324,7 @@ impl Planner {
     /// The phases around the tasks that depend on n, as (work, time): the digit pass on
     /// min(P, n) workers, the IFMA record preparation (plans with IFMA tasks) on workers that
     /// each hold at least 8 points, and the dispatch of the executor's parallel phases.
-    pub(crate) fn phases<Pr: Probe>(
+    pub fn phases<Pr: Probe>(
         &self,
         w: &Windowing,
         n: usize,
