@@ -4,6 +4,9 @@
 //! Inputs cross libraries as canonical integers of their coordinates and scalars; each peer's
 //! answer comes back the same way so that it can be checked against multiexp's.
 
+// The conversions serve the optional peers only; without the `peers` feature they rest.
+#![cfg_attr(not(feature = "peers"), allow(dead_code, unused_imports))]
+
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::{AffineRepr, VariableBaseMSM};
 use ark_ff::{BigInteger, Field, PrimeField};

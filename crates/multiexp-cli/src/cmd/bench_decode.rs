@@ -19,6 +19,7 @@ use ark_ec::short_weierstrass::SWCurveConfig;
 use multiexp::curves::{CurveSpec, CurveVisitor};
 use multiexp::input::{self, PointOptions};
 use multiexp::Config;
+#[cfg(feature = "peers")]
 use rayon::prelude::*;
 use serde_json::json;
 

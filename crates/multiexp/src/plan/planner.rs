@@ -524,13 +524,17 @@ impl Planner {
             }
             Some(s) => {
                 let gain = 1.0 - s.makespan / unsplit.makespan;
+                let verdict = if gain > 0.0 {
+                    format!("gains only {:.1}%", 100.0 * gain)
+                } else {
+                    format!("would be {:.1}% slower", -100.0 * gain)
+                };
                 (
                     unsplit,
                     format!(
-                        "no split: {}; the best split ({}) gains {:.1}% < margin {:.1}%",
+                        "no split: {}; the best split ({}) {verdict}, below the margin {:.1}%",
                         unsplit_why(unsplit, workers),
                         s.describe(),
-                        100.0 * gain,
                         100.0 * self.options.margin
                     ),
                 )
