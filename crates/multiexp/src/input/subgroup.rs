@@ -22,9 +22,10 @@
 //!
 //! Cost per point (BLS12-381 G1): 127 doublings and 16 mixed additions.
 
+use crate::curves::bw6_633::joint_mul;
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::{AffineRepr, PrimeGroup};
-use ark_ff::{AdditiveGroup, BigInteger, Field, PrimeField, Zero};
+use ark_ff::{BigInteger, Field, PrimeField, Zero};
 
 fn is_config<P: 'static, Q: 'static>() -> bool {
     core::any::TypeId::of::<P>() == core::any::TypeId::of::<Q>()
@@ -166,29 +167,6 @@ impl<P: SWCurveConfig> EndoTest<P> {
         }
         joint_mul(p, &phi, self.c0, self.c1).is_zero()
     }
-}
-
-/// [a]P + [b]Q by Straus–Shamir double-and-add (the scalars are public constants).
-fn joint_mul<P: SWCurveConfig>(
-    p: &Affine<P>,
-    q: &Affine<P>,
-    a: &[u64],
-    b: &[u64],
-) -> Projective<P> {
-    let p_plus_q: Affine<P> = (Projective::from(*p) + q).into();
-    let bit = |s: &[u64], i: usize| s.get(i / 64).is_some_and(|w| (w >> (i % 64)) & 1 == 1);
-    let bits = 64 * a.len().max(b.len());
-    let mut acc = Projective::<P>::zero();
-    for i in (0..bits).rev() {
-        acc.double_in_place();
-        match (bit(a, i), bit(b, i)) {
-            (true, true) => acc += &p_plus_q,
-            (true, false) => acc += p,
-            (false, true) => acc += q,
-            (false, false) => {}
-        }
-    }
-    acc
 }
 
 /// How one curve/group's points are checked for subgroup membership.

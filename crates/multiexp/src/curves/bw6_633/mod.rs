@@ -43,8 +43,9 @@ pub const X: u64 = 3218079743;
 pub const X_IS_NEGATIVE: bool = true;
 
 /// `[a]p + [b]q` by interleaved (Straus–Shamir) double-and-add, for the subgroup checks.
-/// Plain double-and-add with no reduction of the scalars modulo `r`.
-fn joint_mul<P: SWCurveConfig>(
+/// Plain double-and-add with no reduction of the scalars modulo `r`. Also used by the input
+/// validator's BW6-761 subgroup test.
+pub(crate) fn joint_mul<P: SWCurveConfig>(
     p: &Affine<P>,
     q: &Affine<P>,
     a: &[u64],
