@@ -9,7 +9,11 @@
 //!   x = δ_j·m,  F = F(x, B_j) ≈ B_j·(1 - e^(-x/B_j))   (expected filled buckets)
 //!
 //! The first point into a bucket is a copy: x - F points are additions, and each of the F
-//! filled buckets costs its copy and its share of the reduction. F is the chord interpolation
+//! filled buckets costs its copy and its share of the reduction (less an empty bucket's price,
+//! which `fixed` carries B times: `bucket` may be below `point`, or negative). The profile
+//! keeps fixed + B·(bucket - point) ≥ 0, so cutting a task never looks cheaper than the whole:
+//! for x = x1 + x2 the cut costs the whole plus task + fixed + (bucket - point)·G, where
+//! G = F(x1) + F(x2) - F(x) lies in [0, B]. F is the chord interpolation
 //! of B·(1 - e^(-x/B)) at x/B ∈ {0, 1/64, 1/32, 1/16, 1/8, 1/4, 1/2, 3/4, 1, 3/2, 2, 3, 4, 6, 8, 12} (within
 //! 1.2% of B everywhere, 0.4% of x below B/64), constant beyond 12B: piecewise affine in x, so a task's cost is affine in n
 //! between two knots, which is what makes the sweep's interval argument exact for this model

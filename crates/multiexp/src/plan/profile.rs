@@ -14,7 +14,12 @@
 //!   buckets and, for the batch-affine processors, the batch's shared inversion amortised over
 //!   its batch size included), `bucket`, the price per filled bucket (its first point, a copy,
 //!   and its share of the reduction to the chunk sum), and `fixed`, the price per task of that
-//!   window's buckets whether filled or not;
+//!   window's buckets whether filled or not. Where empty buckets cost more than filled ones (the
+//!   batch-affine processors: a sparse task fills few batches and reduces its buckets by the
+//!   gap-aware XYZZ sum), `fixed` carries B times an empty bucket's price and `bucket` is that
+//!   much lower, possibly below zero: filling a bucket removes an empty one. The invariant is
+//!   fixed + B·(bucket - point) ≥ 0 (a task over full buckets has a non-negative fixed part),
+//!   which is what makes every cut of a task cost at least the whole (`cost.rs`);
 //! - `task`: the fixed cost of one chunk task; `digit` and `digit_scalar`: the digit pass,
 //!   per scalar·chunk and per scalar; `prepare`: converting one point to the IFMA processor's
 //!   record; `merge`: adding one task's partial sum into its chunk sum; `add_full` and
@@ -51,8 +56,18 @@ pub struct TaskWeights {
     pub fixed: f64,
     /// Per point added into a filled bucket, ns.
     pub point: f64,
-    /// Per filled bucket, ns: its first point (a copy) and its share of the reduction.
+    /// Per filled bucket, ns: its first point (a copy) and its share of the reduction, less
+    /// what an empty bucket costs (so this may be below `point`, or negative; see the module
+    /// header for the invariant).
     pub bucket: f64,
+}
+
+impl TaskWeights {
+    /// The fixed part of a task whose `buckets` buckets are all filled:
+    /// fixed + B·(bucket - point). Never negative in a valid profile.
+    pub fn fixed_full(&self, buckets: f64) -> f64 {
+        self.fixed + buckets * (self.bucket - self.point)
+    }
 }
 
 /// The task weights of every processor at one window c.
@@ -177,8 +192,9 @@ impl Weights {
         }
     }
 
-    /// Checks that every weight is a finite, non-negative number and that the windows are
-    /// exactly 1..=16 in order.
+    /// Checks that every weight is a finite number, non-negative but for a task's `bucket`
+    /// (whose bound is fixed + B·(bucket - point) ≥ 0), and that the windows are exactly
+    /// 1..=16 in order.
     pub fn validate(&self, curve: &str) -> Result<(), Error> {
         let bad = |what: String| Error::InvalidProfile {
             curve: curve.to_string(),
@@ -216,8 +232,7 @@ impl Weights {
             ];
             for (name, t) in tasks {
                 if let Some(t) = t {
-                    for (field, v) in [("fixed", t.fixed), ("point", t.point), ("bucket", t.bucket)]
-                    {
+                    for (field, v) in [("fixed", t.fixed), ("point", t.point)] {
                         if !(v.is_finite() && v >= 0.0) {
                             return Err(bad(format!(
                                 "window {} {name}.{field} = {v} is not a finite, \
@@ -225,6 +240,16 @@ impl Weights {
                                 w.window
                             )));
                         }
+                    }
+                    let buckets = (1u64 << (w.window - 1)) as f64;
+                    let full = t.fixed_full(buckets);
+                    // Rounding in the JSON may leave a bound met with equality a hair below.
+                    if !(t.bucket.is_finite() && full >= -1e-9 * (t.fixed + 1.0)) {
+                        return Err(bad(format!(
+                            "window {} {name}: fixed + B·(bucket - point) = {full} with \
+                             bucket = {}; it must be a finite, non-negative number",
+                            w.window, t.bucket
+                        )));
                     }
                 }
             }
@@ -400,6 +425,19 @@ mod tests {
             .point = -1.0;
         assert!(matches!(
             Profile::from_json(&negative.to_json()),
+            Err(Error::InvalidProfile { .. })
+        ));
+        // A bucket price below the point price, even below zero, is valid while a task over
+        // full buckets keeps a non-negative fixed part; one ns beyond that is not.
+        let mut cheap = p.clone();
+        let t = &mut cheap.curves.get_mut("bn254-g1").unwrap().windows[3].xyzz;
+        t.bucket = t.point - t.fixed / 8.0;
+        Profile::from_json(&cheap.to_json()).unwrap();
+        cheap.curves.get_mut("bn254-g1").unwrap().windows[3]
+            .xyzz
+            .bucket -= 1.0;
+        assert!(matches!(
+            Profile::from_json(&cheap.to_json()),
             Err(Error::InvalidProfile { .. })
         ));
         let mut short = p;
