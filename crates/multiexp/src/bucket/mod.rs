@@ -392,8 +392,12 @@ pub fn refine(processor: Processor, digits: &[i16], window: u32) -> Processor {
     let hits = seen.len();
     seen.sort_unstable();
     seen.dedup();
-    // Uniform digits over ≥ 2^(c-1) ≥ 256 buckets leave most of 256 samples distinct.
-    if seen.len() * 4 < hits {
+    // Uniform digits leave most of 256 samples distinct over ≥ 256 buckets, and hit most of
+    // the buckets below that (c ≤ 8): at c = 7, 252 hits of 64 buckets find about 62, so the
+    // bound is the smaller of the two (comparing with the hits alone sent every task of a
+    // c ≤ 7 IFMA plan to XYZZ, at the planner's back).
+    let buckets = 1usize << (window.clamp(1, 16) - 1);
+    if seen.len() * 4 < hits.min(buckets) {
         return Processor::Xyzz;
     }
     processor
@@ -470,5 +474,25 @@ mod tests {
             );
         }
         assert_eq!(refine(Processor::Xyzz, &uniform, c), Processor::Xyzz);
+    }
+
+    #[test]
+    fn refine_keeps_uniform_digits_of_narrow_windows() {
+        for c in 5..=9u32 {
+            let half = 1i64 << (c - 1);
+            // Uniform over the 2^c - 1 signed digits -B+1..=B-1 and zero, as a chunk's are.
+            let uniform: Vec<i16> = (0..256u64)
+                .map(|i| ((i * 2654435761 % (2 * half as u64)) as i64 - half + 1) as i16)
+                .collect();
+            for p in [Processor::BatchAffine, Processor::BatchAffineIfma] {
+                assert_eq!(refine(p, &uniform, c), p, "c={c} {p:?}");
+            }
+            let skewed: Vec<i16> = (0..256).map(|i| if i % 50 == 0 { 2 } else { -1 }).collect();
+            assert_eq!(
+                refine(Processor::BatchAffineIfma, &skewed, c),
+                Processor::Xyzz,
+                "c={c} skewed"
+            );
+        }
     }
 }
