@@ -487,6 +487,19 @@ mod tests {
             for p in [Processor::BatchAffine, Processor::BatchAffineIfma] {
                 assert_eq!(refine(p, &uniform, c), p, "c={c} {p:?}");
             }
+            // A real chunk's digits, as the executor hands them over (c = 7: 252 hits of 64
+            // buckets find about 62, which the former bound, a quarter of the hits, refused).
+            let spec = crate::curves::spec("bn254-g1").unwrap();
+            let scalars = crate::sample::scalars::<ark_bn254::Fr>(256, 5);
+            let w = crate::digits::Windowing::new(spec.modulus(), c);
+            let digits = crate::exec::digits(&scalars, w, 1).unwrap();
+            for chunk in 0..4 {
+                assert_eq!(
+                    refine(Processor::BatchAffineIfma, digits.chunk(chunk), c),
+                    Processor::BatchAffineIfma,
+                    "c={c} chunk {chunk}"
+                );
+            }
             let skewed: Vec<i16> = (0..256).map(|i| if i % 50 == 0 { 2 } else { -1 }).collect();
             assert_eq!(
                 refine(Processor::BatchAffineIfma, &skewed, c),
