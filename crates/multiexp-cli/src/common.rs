@@ -1,11 +1,12 @@
 //! Shared pieces of the CLI: output formats, timing, encodings, the CPU check, and the
 //! profile loader every planning command uses.
 
-use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
+use multiexp::plan::discovery::{resolve_profile, ProfileSearch};
+use multiexp::plan::ProfileSource;
 use multiexp::Profile;
 
 use clap::ValueEnum;
@@ -239,206 +240,12 @@ pub fn parse_variant(s: &str) -> Result<Variant, String> {
     Ok(v)
 }
 
-/// Environment variable naming a profile file.
-pub const PROFILE_ENV: &str = "MULTIEXP_PROFILE";
-
-/// `<config dir>/multiexp/profile.json`, where `calibrate` writes by default and every
-/// command looks; `None` on a system without a config directory.
-pub fn default_profile_path() -> Option<PathBuf> {
-    dirs::config_dir().map(|d| d.join("multiexp").join("profile.json"))
-}
-
-/// Where the profile in use came from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ProfileSource {
-    /// `--profile FILE`.
-    Flag(PathBuf),
-    /// `$MULTIEXP_PROFILE`.
-    Env(PathBuf),
-    /// `<config dir>/multiexp/profile.json`.
-    ConfigDir(PathBuf),
-    /// The built-in profile, measured on the reference machine.
-    Builtin,
-}
-
-impl std::fmt::Display for ProfileSource {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ProfileSource::Flag(p) => write!(f, "{} (--profile)", p.display()),
-            ProfileSource::Env(p) => write!(f, "{} (${PROFILE_ENV})", p.display()),
-            ProfileSource::ConfigDir(p) => write!(f, "{} (config dir)", p.display()),
-            ProfileSource::Builtin => write!(f, "built-in"),
-        }
-    }
-}
-
-/// The places to look for a profile, in order.
-#[derive(Clone, Debug, Default)]
-pub struct ProfileSearch {
-    /// `--profile FILE`.
-    pub flag: Option<PathBuf>,
-    /// The value of `$MULTIEXP_PROFILE`.
-    pub env: Option<OsString>,
-    /// The config-dir file (looked at only if it exists).
-    pub config_file: Option<PathBuf>,
-}
-
-impl ProfileSearch {
-    /// This process's search: the flag, the environment and the user's config dir.
-    pub fn of_process(flag: Option<&Path>) -> Self {
-        ProfileSearch {
-            flag: flag.map(Path::to_path_buf),
-            env: std::env::var_os(PROFILE_ENV).filter(|v| !v.is_empty()),
-            config_file: default_profile_path(),
-        }
-    }
-}
-
-/// The first profile of the search that loads: `--profile`, else `$MULTIEXP_PROFILE`, else the
-/// config-dir file, else the built-in one. A file that cannot be read, is corrupt or is of
-/// another multiexp version is reported through `warn` and skipped; loading never fails.
-pub fn resolve_profile(
-    search: &ProfileSearch,
-    warn: &mut dyn FnMut(String),
-) -> (Profile, ProfileSource) {
-    let mut tried: Vec<ProfileSource> = Vec::new();
-    if let Some(p) = &search.flag {
-        tried.push(ProfileSource::Flag(p.clone()));
-    }
-    if let Some(v) = &search.env {
-        tried.push(ProfileSource::Env(PathBuf::from(v)));
-    }
-    if let Some(p) = search.config_file.as_ref().filter(|p| p.exists()) {
-        tried.push(ProfileSource::ConfigDir(p.clone()));
-    }
-    for source in tried {
-        let path = match &source {
-            ProfileSource::Flag(p) | ProfileSource::Env(p) | ProfileSource::ConfigDir(p) => p,
-            ProfileSource::Builtin => continue,
-        };
-        let loaded = std::fs::read_to_string(path)
-            .map_err(|e| e.to_string())
-            .and_then(|text| Profile::from_json(&text).map_err(|e| e.to_string()));
-        match loaded {
-            Ok(profile) => return (profile, source),
-            Err(reason) => warn(format!(
-                "warning: ignoring profile {source}: {reason}; falling back to the next \
-                 profile source (last: the built-in profile)"
-            )),
-        }
-    }
-    (Profile::builtin().clone(), ProfileSource::Builtin)
-}
-
 /// The profile every planning command uses (`--profile`, `$MULTIEXP_PROFILE`, config dir,
-/// built-in), warnings on stderr.
+/// built-in: the library's search), its warnings on stderr.
 pub fn load_profile(flag: Option<&Path>) -> (Arc<Profile>, ProfileSource) {
-    let (profile, source) =
-        resolve_profile(&ProfileSearch::of_process(flag), &mut |w| eprintln!("{w}"));
-    (Arc::new(profile), source)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use multiexp::plan::profile::MULTIEXP_VERSION;
-    use multiexp::plan::{Host, Weights};
-
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("multiexp-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir.join(name)
+    let found = resolve_profile(&ProfileSearch::of_process(flag));
+    for w in &found.warnings {
+        eprintln!("{w}");
     }
-
-    /// A valid profile whose bn254-g1 task weight is `marker`, written to `name`.
-    fn write_profile(name: &str, marker: f64, version: &str) -> PathBuf {
-        let mut p = Profile::empty(Host {
-            multiexp_version: version.into(),
-            ..Host::default()
-        });
-        let spec = multiexp::curves::spec("bn254-g1").unwrap();
-        let mut w = Weights::estimate_for(&spec);
-        w.task = marker;
-        p.curves.insert(spec.name.into(), w);
-        let path = scratch(name);
-        std::fs::write(&path, p.to_json()).unwrap();
-        path
-    }
-
-    fn resolve(search: &ProfileSearch) -> (f64, ProfileSource, Vec<String>) {
-        let mut warnings = Vec::new();
-        let (p, source) = resolve_profile(search, &mut |w| warnings.push(w));
-        let spec = multiexp::curves::spec("bn254-g1").unwrap();
-        (p.weights(&spec).task, source, warnings)
-    }
-
-    #[test]
-    fn profile_sources_are_tried_flag_then_env_then_config_dir() {
-        let flag = write_profile("flag.json", 1.0, MULTIEXP_VERSION);
-        let env = write_profile("env.json", 2.0, MULTIEXP_VERSION);
-        let config = write_profile("config.json", 3.0, MULTIEXP_VERSION);
-        let all = ProfileSearch {
-            flag: Some(flag.clone()),
-            env: Some(env.clone().into()),
-            config_file: Some(config.clone()),
-        };
-        assert_eq!(resolve(&all).0, 1.0);
-        let no_flag = ProfileSearch {
-            flag: None,
-            ..all.clone()
-        };
-        assert_eq!(resolve(&no_flag).0, 2.0);
-        let config_only = ProfileSearch {
-            env: None,
-            ..no_flag
-        };
-        let (task, source, warnings) = resolve(&config_only);
-        assert_eq!((task, source), (3.0, ProfileSource::ConfigDir(config)));
-        assert!(warnings.is_empty());
-    }
-
-    #[test]
-    fn a_corrupt_or_foreign_profile_warns_and_falls_back() {
-        let corrupt = scratch("corrupt.json");
-        std::fs::write(&corrupt, "{ \"version\": 2, \"host\": ").unwrap();
-        let foreign = write_profile("foreign.json", 4.0, "0.0.0-other");
-        let env = write_profile("env-ok.json", 5.0, MULTIEXP_VERSION);
-        let (task, source, warnings) = resolve(&ProfileSearch {
-            flag: Some(corrupt.clone()),
-            env: Some(foreign.clone().into()),
-            config_file: None,
-        });
-        assert_eq!(source, ProfileSource::Builtin);
-        let builtin = Profile::builtin().weights(&multiexp::curves::spec("bn254-g1").unwrap());
-        assert_eq!(task, builtin.task);
-        assert_eq!(warnings.len(), 2);
-        assert!(warnings[0].contains("corrupt.json") && warnings[0].contains("not valid"));
-        assert!(warnings[1].contains("foreign.json") && warnings[1].contains("0.0.0-other"));
-
-        let (task, source, _) = resolve(&ProfileSearch {
-            flag: Some(corrupt),
-            env: Some(env.clone().into()),
-            config_file: None,
-        });
-        assert_eq!((task, source), (5.0, ProfileSource::Env(env)));
-    }
-
-    #[test]
-    fn a_missing_flag_file_warns_but_a_missing_config_file_is_silent() {
-        let missing = scratch("does-not-exist.json");
-        let (_, source, warnings) = resolve(&ProfileSearch {
-            flag: None,
-            env: None,
-            config_file: Some(missing.clone()),
-        });
-        assert_eq!(source, ProfileSource::Builtin);
-        assert!(warnings.is_empty());
-        let (_, source, warnings) = resolve(&ProfileSearch {
-            flag: Some(missing),
-            env: None,
-            config_file: None,
-        });
-        assert_eq!(source, ProfileSource::Builtin);
-        assert_eq!(warnings.len(), 1);
-    }
+    (found.profile, found.source)
 }

@@ -12,6 +12,22 @@ pub enum Error {
         /// Number of scalars given.
         scalars: usize,
     },
+    /// A plan executed on inputs of another size than it was made for.
+    #[error("the plan was made for {plan} points, the input has {input}")]
+    PlanSize {
+        /// The number of points the plan was made for.
+        plan: usize,
+        /// The number of points given.
+        input: usize,
+    },
+    /// A plan executed on another curve/group than it was made for.
+    #[error("the plan was made for {plan}, the input is on {input}")]
+    PlanCurve {
+        /// The curve/group the plan was made for.
+        plan: &'static str,
+        /// The curve/group of the input.
+        input: &'static str,
+    },
     /// A forced window size is outside the implemented range.
     #[error("window {window} is outside the implemented range {min}..={max}")]
     InvalidWindow {
@@ -30,6 +46,16 @@ pub enum Error {
     InvalidSplit {
         /// The number of parts asked for.
         parts: usize,
+    },
+    /// A parts vector that does not give every chunk at least one part.
+    #[error(
+        "a plan with {chunks} chunks needs one part count of at least 1 per chunk, got {parts:?}"
+    )]
+    InvalidParts {
+        /// The number of chunks of the window.
+        chunks: usize,
+        /// The parts asked for.
+        parts: Vec<usize>,
     },
     /// A curve/group name that is not in the catalogue.
     #[error("unknown curve/group {name:?}; run `multiexp curves` for the catalogue")]

@@ -17,7 +17,7 @@ use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ff::{PrimeField, Zero};
 use rayon::ThreadPool;
 
-use crate::bucket::{ifma_limbs, BucketSet, Processor, RecordSlice, Records};
+use crate::bucket::{ifma_limbs, BucketSet, RecordSlice, Records};
 use crate::digits::{decompose_into, Digits, Windowing};
 use crate::plan::{Plan, SplitKind};
 use crate::reduce::horner;
@@ -140,19 +140,20 @@ pub fn execute<P: SWCurveConfig>(
             return execute_streamed(plan, points, digits, limbs, trace, STREAM_BLOCK);
         }
     }
+    let tasks = plan.tasks();
     let schedule = plan.schedule();
-    let records = if plan.processors.contains(&Processor::BatchAffineIfma) {
-        Records::prepare(points, plan.workers)?
+    let records = if plan.uses_ifma() {
+        Records::prepare(points, plan.workers())?
     } else {
         None
     };
     let records = records.as_ref();
     let started = Instant::now();
-    let per_worker = on_workers(schedule.workers, |worker, tasks| {
+    let per_worker = on_workers(schedule, |worker, mine| {
         let mut buckets = BucketSet::<P>::default();
-        let mut out = Vec::with_capacity(tasks.len());
-        for t in tasks {
-            let task = &plan.tasks[t];
+        let mut out = Vec::with_capacity(mine.len());
+        for t in mine {
+            let task = &tasks[t];
             let start = trace.then(|| started.elapsed().as_nanos() as u64);
             let chunk_digits = &digits.chunk(task.chunk)[task.start..task.end];
             let sum = buckets.process(
@@ -183,13 +184,13 @@ fn combine<P: SWCurveConfig>(
     per_worker: Vec<Vec<Finished<P>>>,
     trace: bool,
 ) -> (Projective<P>, Option<Trace>) {
-    let mut chunk_sums = vec![Projective::<P>::zero(); plan.windowing.chunks];
+    let mut chunk_sums = vec![Projective::<P>::zero(); plan.chunks()];
     let mut records = Vec::new();
     for (chunk, sum, record) in per_worker.into_iter().flatten() {
         chunk_sums[chunk] += sum;
         records.extend(record);
     }
-    let result = horner(&chunk_sums, plan.windowing.window);
+    let result = horner(&chunk_sums, plan.window());
     (result, trace.then_some(Trace { tasks: records }))
 }
 
@@ -207,9 +208,7 @@ pub const STREAM_BLOCK: usize = 1 << 18;
 /// two pool dispatches per block. Split plans cut chunks into point ranges, which would leave
 /// workers idle within a block, so they convert all records up front instead.
 pub fn streams(plan: &Plan) -> bool {
-    plan.split == SplitKind::None
-        && plan.n >= 4 * STREAM_BLOCK
-        && plan.processors.contains(&Processor::BatchAffineIfma)
+    plan.split() == SplitKind::None && plan.n() >= 4 * STREAM_BLOCK && plan.uses_ifma()
 }
 
 /// The streamed executor (see [`streams`]), in blocks of `block` points.
@@ -221,19 +220,19 @@ fn execute_streamed<P: SWCurveConfig>(
     trace: bool,
     block: usize,
 ) -> Result<(Projective<P>, Option<Trace>), Error> {
+    let tasks = plan.tasks();
     let schedule = plan.schedule();
     let n = points.len();
     let started = Instant::now();
     // Per worker, its tasks with their bucket sets and start times.
     type Running<P> = Vec<(usize, BucketSet<P>, u64)>;
     let states: Vec<Mutex<Running<P>>> = schedule
-        .workers
         .iter()
-        .map(|tasks| {
-            let running = tasks
+        .map(|mine| {
+            let running = mine
                 .iter()
                 .map(|&t| {
-                    let task = &plan.tasks[t];
+                    let task = &tasks[t];
                     let mut set = BucketSet::default();
                     set.begin(plan.shape_for(task, digits.chunk(task.chunk)));
                     (t, set, 0)
@@ -248,7 +247,7 @@ fn execute_streamed<P: SWCurveConfig>(
     for lo in (0..n).step_by(block) {
         let hi = (lo + block).min(n);
         let block = &points[lo..hi];
-        Records::prepare_into(block, limbs, &mut buffer, plan.workers)?;
+        Records::prepare_into(block, limbs, &mut buffer, plan.workers())?;
         let records = RecordSlice {
             limbs,
             data: &buffer[..2 * limbs * block.len()],
@@ -258,7 +257,7 @@ fn execute_streamed<P: SWCurveConfig>(
                 if trace && lo == 0 {
                     *start = started.elapsed().as_nanos() as u64;
                 }
-                let chunk = plan.tasks[*t].chunk;
+                let chunk = tasks[*t].chunk;
                 set.accumulate(block, Some(records), &digits.chunk(chunk)[lo..hi]);
             }
         })?;
@@ -274,7 +273,7 @@ fn execute_streamed<P: SWCurveConfig>(
                     start_ns: *start,
                     end_ns: started.elapsed().as_nanos() as u64,
                 });
-                (plan.tasks[*t].chunk, sum, record)
+                (tasks[*t].chunk, sum, record)
             })
             .collect()
     })?;
@@ -285,6 +284,7 @@ fn execute_streamed<P: SWCurveConfig>(
 mod tests {
     use super::*;
     use crate::plan::{PlanOptions, Planner, Profile};
+    use crate::Processor;
     use ark_ec::VariableBaseMSM;
 
     /// Streamed runs in blocks that do not divide n, nor batches, nor the 8-point conversion
@@ -302,25 +302,19 @@ mod tests {
             let options = PlanOptions {
                 window: Some(window),
                 split: crate::SplitPolicy::Never,
+                processor: Some(Processor::BatchAffineIfma),
                 ifma: true,
                 ..PlanOptions::default()
             };
             let planner = Planner::new(&spec, Profile::builtin().weights(&spec), options).unwrap();
-            let mut plan = planner.plan(n, workers).chosen;
-            for task in plan
-                .tasks
-                .iter_mut()
-                .filter(|t| t.chunk + 1 < plan.windowing.chunks)
-            {
-                task.processor = Processor::BatchAffineIfma;
-            }
-            let digits = digits(&scalars, plan.windowing, workers).unwrap();
+            let plan = planner.plan(n, workers);
+            let digits = digits(&scalars, plan.windowing(), workers).unwrap();
             for block in [1, 7, 64, 333, n] {
                 let (got, trace) =
                     execute_streamed(&plan, &points, &digits, limbs, true, block).unwrap();
                 assert_eq!(got, expected, "window {window}, block {block}");
                 let assignment = trace.unwrap().assignment(workers);
-                assert_eq!(assignment, plan.schedule().workers, "block {block}");
+                assert_eq!(assignment, plan.schedule(), "block {block}");
             }
         }
     }

@@ -15,7 +15,6 @@ pub mod reduce;
 pub mod sample;
 
 use std::any::TypeId;
-use std::sync::Arc;
 
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ff::Zero;
@@ -24,7 +23,10 @@ pub use bucket::Processor;
 pub use curves::{CurveSpec, Group};
 pub use error::Error;
 pub use exec::Trace;
-pub use plan::{Plan, PlanOptions, PlanReport, Planner, Profile, SplitKind, SplitPolicy};
+pub use plan::{
+    ChunkTask, Plan, PlanOptions, PlanReport, Planner, Profile, ProfileChoice, SplitKind,
+    SplitPolicy,
+};
 
 /// How to run an MSM. The default chooses everything: all available cores, the planner's
 /// window, processor and split.
@@ -44,8 +46,8 @@ pub struct Config {
     pub batch: Option<usize>,
     /// The split margin (fraction); `None`: [`plan::DEFAULT_MARGIN`].
     pub margin: Option<f64>,
-    /// The cost profile; `None`: the built-in one (measured on the reference machine).
-    pub profile: Option<Arc<Profile>>,
+    /// The cost profile: by default this process's ([`ProfileChoice::Discovered`]).
+    pub profile: ProfileChoice,
 }
 
 impl Config {
@@ -78,18 +80,21 @@ impl Config {
 pub fn spec_of<P: SWCurveConfig>() -> CurveSpec {
     curves::specs()
         .into_iter()
-        .find(|s| curves::type_id_of(s.name) == Some(TypeId::of::<P>()))
+        .find(|s| s.type_id == TypeId::of::<P>())
         .unwrap_or_else(|| CurveSpec::of::<P>("custom", "custom", Group::G1))
 }
 
-/// Plans an MSM of `n` points on curve `P` under `config`.
+/// Plans an MSM of `n` points on curve `P` under `config`: the chosen plan, every candidate
+/// the planner weighed, and why it chose as it did.
 pub fn plan_for<P: SWCurveConfig>(n: usize, config: &Config) -> Result<PlanReport, Error> {
-    let spec = spec_of::<P>();
     let workers = config.workers()?;
-    let profile = match &config.profile {
-        Some(p) => p.as_ref(),
-        None => Profile::builtin(),
-    };
+    Ok(planner_for::<P>(config)?.report(n, workers))
+}
+
+/// The planner for curve `P` under `config`.
+fn planner_for<P: SWCurveConfig>(config: &Config) -> Result<Planner, Error> {
+    let spec = spec_of::<P>();
+    let profile = config.profile.profile();
     let mut options = config.plan_options();
     options.ifma = bucket::ifma_limbs::<P>().is_some();
     if let Some(p) = options.processor {
@@ -100,11 +105,14 @@ pub fn plan_for<P: SWCurveConfig>(n: usize, config: &Config) -> Result<PlanRepor
             });
         }
     }
-    let planner = Planner::new(&spec, profile.weights(&spec), options)?;
-    Ok(planner.plan(n, workers))
+    Planner::new(&spec, profile.weights(&spec), options)
 }
 
-/// Runs a given plan: digits on the plan's workers, then the pool executor.
+/// Runs a given plan: digits on the plan's workers, then the pool executor. With `trace`,
+/// also returns which worker ran which task, and when.
+///
+/// The plan must have been made for these inputs: the same curve/group and the same number
+/// of points, else [`Error::PlanCurve`] or [`Error::PlanSize`].
 pub fn execute_plan<P: SWCurveConfig>(
     points: &[Affine<P>],
     scalars: &[P::ScalarField],
@@ -112,10 +120,22 @@ pub fn execute_plan<P: SWCurveConfig>(
     trace: bool,
 ) -> Result<(Projective<P>, Option<Trace>), Error> {
     check_lengths(points, scalars)?;
+    if plan.curve_type() != TypeId::of::<P>() {
+        return Err(Error::PlanCurve {
+            plan: plan.curve(),
+            input: spec_of::<P>().name,
+        });
+    }
+    if plan.n() != points.len() {
+        return Err(Error::PlanSize {
+            plan: plan.n(),
+            input: points.len(),
+        });
+    }
     if points.is_empty() {
         return Ok((Projective::<P>::zero(), trace.then(Trace::default)));
     }
-    let digits = exec::digits(scalars, plan.windowing, plan.workers)?;
+    let digits = exec::digits(scalars, plan.windowing(), plan.workers())?;
     exec::execute(plan, points, &digits, trace)
 }
 
@@ -163,8 +183,8 @@ pub fn msm_with<P: SWCurveConfig>(
     config: &Config,
 ) -> Result<Projective<P>, Error> {
     check_lengths(points, scalars)?;
-    let report = plan_for::<P>(points.len(), config)?;
-    execute_plan(points, scalars, &report.chosen, false).map(|(r, _)| r)
+    let plan = planner_for::<P>(config)?.plan(points.len(), config.workers()?);
+    execute_plan(points, scalars, &plan, false).map(|(r, _)| r)
 }
 
 /// The unchecked twin of [`msm`], as arkworks' `msm_unchecked`: uses the first

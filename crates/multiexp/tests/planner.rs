@@ -37,9 +37,9 @@ fn split_never_fires_when_chunks_fill_cores() {
         let pl = planner(&spec, PlanOptions::default());
         for n in sizes().into_iter().step_by(3) {
             for p in cores().into_iter().step_by(5) {
-                let report = pl.plan(n, p);
-                for cand in report.candidates.iter().chain([&report.chosen]) {
-                    if let SplitKind::Whole(k) = cand.split {
+                let report = pl.report(n, p);
+                for cand in report.candidates().iter().chain([report.chosen()]) {
+                    if let SplitKind::Whole(k) = cand.split() {
                         assert!(
                             cand.chunks() < p && k <= p.div_ceil(cand.chunks()),
                             "{}: n={n} P={p} whole split {k} with K={}",
@@ -59,18 +59,22 @@ fn chosen_plan_is_no_slower_than_unsplit_and_beaten_by_less_than_the_margin() {
         let pl = planner(&spec, PlanOptions::default());
         for n in sizes().into_iter().step_by(4) {
             for p in cores().into_iter().step_by(7) {
-                let report = pl.plan(n, p);
-                let chosen = &report.chosen;
+                let report = pl.report(n, p);
+                let chosen = report.chosen();
                 let best_unsplit = report
-                    .candidates
+                    .candidates()
                     .iter()
                     .filter(|c| !c.is_split())
-                    .map(|c| c.makespan)
+                    .map(|c| c.makespan())
                     .fold(f64::INFINITY, f64::min);
-                assert!(chosen.makespan <= best_unsplit, "{} n={n} P={p}", spec.name);
-                for c in &report.candidates {
+                assert!(
+                    chosen.makespan() <= best_unsplit,
+                    "{} n={n} P={p}",
+                    spec.name
+                );
+                for c in report.candidates() {
                     assert!(
-                        c.makespan >= chosen.makespan * (1.0 - 0.03) - 1e-9,
+                        c.makespan() >= chosen.makespan() * (1.0 - 0.03) - 1e-9,
                         "{} n={n} P={p}: {} beats the chosen {} by more than the margin",
                         spec.name,
                         c.describe(),
@@ -79,7 +83,7 @@ fn chosen_plan_is_no_slower_than_unsplit_and_beaten_by_less_than_the_margin() {
                 }
                 if chosen.is_split() {
                     assert!(
-                        chosen.makespan <= best_unsplit * 0.97,
+                        chosen.makespan() <= best_unsplit * 0.97,
                         "split won by < margin"
                     );
                 }
@@ -109,14 +113,18 @@ fn decisions_depend_on_threads_only_through_effective_parallelism() {
                 },
             )
             .unwrap();
-            assert_eq!(report.chosen, reference.chosen, "n={n} threads={threads}");
+            assert_eq!(
+                report.chosen(),
+                reference.chosen(),
+                "n={n} threads={threads}"
+            );
         }
     }
     // And the planner itself is a pure function of its inputs.
     let spec = curves::spec("bls12-381-g1").unwrap();
     let pl = planner(&spec, PlanOptions::default());
     for p in [1, 3, 8, 48] {
-        assert_eq!(pl.plan(77_777, p).chosen, pl.plan(77_777, p).chosen);
+        assert_eq!(pl.plan(77_777, p), pl.plan(77_777, p));
     }
 }
 
@@ -126,12 +134,27 @@ fn tail_balancing_cuts_only_the_last_wave() {
     let pl = planner(&spec, PlanOptions::default());
     for n in sizes() {
         for p in [3, 5, 6, 7, 8, 12] {
-            for cand in pl.plan(n, p).candidates {
-                if let SplitKind::Tail { chunks, parts } = cand.split {
+            for cand in pl.report(n, p).candidates() {
+                if let SplitKind::Tail { chunks, parts } = cand.split() {
                     assert!(cand.chunks() > p);
                     assert_eq!(chunks, cand.chunks() % p);
-                    assert_eq!(cand.parts.iter().filter(|&&k| k == parts).count(), chunks);
+                    assert_eq!(cand.parts().iter().filter(|&&k| k == parts).count(), chunks);
                     assert!(parts <= p.div_ceil(chunks));
+                    // The cut chunks are the last wave of the unsplit LPT order.
+                    let report = pl.report(n, p);
+                    let unsplit = report
+                        .candidates()
+                        .iter()
+                        .find(|u| u.window() == cand.window() && !u.is_split())
+                        .unwrap();
+                    let costs: Vec<f64> = unsplit.tasks().iter().map(|t| t.cost).collect();
+                    let order = multiexp::plan::makespan::lpt_order(&costs);
+                    let mut last_wave = order[order.len() - chunks..].to_vec();
+                    last_wave.sort_unstable();
+                    let cut: Vec<usize> = (0..cand.chunks())
+                        .filter(|&j| cand.parts()[j] > 1)
+                        .collect();
+                    assert_eq!(cut, last_wave, "n={n} P={p} {}", cand.describe());
                 }
             }
         }
@@ -158,11 +181,11 @@ fn forced_policies_are_honoured() {
     );
     for n in [10, 1000, 1 << 20] {
         for p in [1, 2, 64, 256] {
-            assert!(!never.plan(n, p).chosen.is_split());
-            let forced = parts3.plan(n, p).chosen;
+            assert!(!never.plan(n, p).is_split());
+            let forced = parts3.plan(n, p);
             assert_eq!(forced.window(), 11);
-            assert_eq!(forced.split, SplitKind::Whole(3));
-            assert!(forced.parts.iter().all(|&k| k == 3));
+            assert_eq!(forced.split(), SplitKind::Whole(3));
+            assert!(forced.parts().iter().all(|&k| k == 3));
         }
     }
 }
@@ -178,13 +201,14 @@ fn split_vectors_agree<P: SWCurveConfig>(n: usize, parts: Vec<usize>, c: u32, wo
             ..PlanOptions::default()
         },
     );
-    let w = multiexp::digits::Windowing::new(spec.modulus(), c);
-    let parts: Vec<usize> = (0..w.chunks).map(|j| parts[j % parts.len()]).collect();
-    let plan = pl.price(&w, n, workers, parts, SplitKind::None);
+    let chunks = pl.plan(n, workers).chunks();
+    let parts: Vec<usize> = (0..chunks).map(|j| parts[j % parts.len()]).collect();
+    let plan = pl.plan_parts(c, n, workers, &parts).unwrap();
+    assert_eq!(plan.parts(), parts);
     let (got, trace) = execute_plan(&points, &scalars, &plan, true).unwrap();
-    assert_eq!(got, expected, "c={c} parts={:?} P={workers}", plan.parts);
+    assert_eq!(got, expected, "c={c} parts={parts:?} P={workers}");
     // The executor ran exactly the model's LPT assignment.
-    assert_eq!(trace.unwrap().assignment(workers), plan.schedule().workers);
+    assert_eq!(trace.unwrap().assignment(workers), plan.schedule());
 }
 
 proptest! {
@@ -222,13 +246,106 @@ fn executor_assignment_equals_the_lpt_model() {
         for split in [SplitPolicy::Auto, SplitPolicy::Never, SplitPolicy::Parts(3)] {
             let cfg = common::config(threads, None, split);
             let report = multiexp::plan_for::<P>(points.len(), &cfg).unwrap();
-            let (_, trace) = execute_plan(&points, &scalars, &report.chosen, true).unwrap();
+            let (_, trace) = execute_plan(&points, &scalars, report.chosen(), true).unwrap();
             let trace = trace.unwrap();
-            assert_eq!(trace.tasks.len(), report.chosen.tasks.len());
-            assert_eq!(trace.assignment(threads), report.chosen.schedule().workers);
+            assert_eq!(trace.tasks.len(), report.chosen().tasks().len());
+            assert_eq!(trace.assignment(threads), report.chosen().schedule());
             for r in &trace.tasks {
                 assert!(r.start_ns <= r.end_ns);
             }
         }
     }
+}
+
+/// Formerly `execute_plan` ran the plan's 1000 points of a 2000-pair input and returned their
+/// MSM as if it were the whole one.
+#[test]
+fn a_plan_for_1000_points_run_on_2000_pairs_is_an_error_not_a_wrong_answer() {
+    type P = ark_bn254::g1::Config;
+    let plan = multiexp::plan_for::<P>(1000, &Config::default())
+        .unwrap()
+        .into_chosen();
+    let (points, scalars) = common::inputs::<P>(2000, 3);
+    assert_eq!(
+        execute_plan(&points, &scalars, &plan, false).unwrap_err(),
+        multiexp::Error::PlanSize {
+            plan: 1000,
+            input: 2000
+        }
+    );
+}
+
+/// Formerly a worker panicked on a point range past the end of the input.
+#[test]
+fn a_plan_for_1000_points_run_on_500_pairs_is_an_error_not_a_panic() {
+    type P = ark_bn254::g1::Config;
+    for split in [SplitPolicy::Never, SplitPolicy::Parts(3)] {
+        let cfg = common::config(2, None, split);
+        let plan = multiexp::plan_for::<P>(1000, &cfg).unwrap().into_chosen();
+        let (points, scalars) = common::inputs::<P>(500, 3);
+        assert_eq!(
+            execute_plan(&points, &scalars, &plan, false).unwrap_err(),
+            multiexp::Error::PlanSize {
+                plan: 1000,
+                input: 500
+            },
+            "{split:?}"
+        );
+    }
+}
+
+/// Formerly the XYZZ accumulation indexed past its buckets: secp256k1 has one more chunk
+/// than BN254 at c = 16, and another top digit bound.
+#[test]
+fn a_bn254_plan_run_on_secp256k1_inputs_is_an_error_not_a_panic() {
+    let cfg = common::config(2, Some(16), SplitPolicy::Never);
+    let plan = multiexp::plan_for::<ark_bn254::g1::Config>(300, &cfg)
+        .unwrap()
+        .into_chosen();
+    let (points, scalars) = common::inputs::<ark_secp256k1::Config>(300, 3);
+    assert_eq!(
+        execute_plan(&points, &scalars, &plan, false).unwrap_err(),
+        multiexp::Error::PlanCurve {
+            plan: "bn254-g1",
+            input: "secp256k1-g1"
+        }
+    );
+    // BN254 G1 and G2 share the scalar field, and still are different groups.
+    let (points, scalars) = common::inputs::<ark_bn254::g2::Config>(300, 3);
+    assert!(matches!(
+        execute_plan(&points, &scalars, &plan, false),
+        Err(multiexp::Error::PlanCurve { .. })
+    ));
+}
+
+/// Formerly a test built a plan whose chunks were cut while its label said `SplitKind::None`:
+/// the split kind is now derived from the parts, so it cannot disagree with them.
+#[test]
+fn the_split_kind_is_read_from_the_parts_and_cannot_disagree_with_them() {
+    let spec = curves::spec("bn254-g1").unwrap();
+    let pl = planner(&spec, PlanOptions::default());
+    let k = pl.plan(10_000, 2).chunks();
+    let at = |parts: &[usize]| pl.plan_parts(pl.plan(10_000, 2).window(), 10_000, 2, parts);
+    assert_eq!(at(&vec![1; k]).unwrap().split(), SplitKind::None);
+    assert_eq!(at(&vec![3; k]).unwrap().split(), SplitKind::Whole(3));
+    let mut tail = vec![1; k];
+    tail[k - 1] = 4;
+    tail[k - 2] = 4;
+    assert_eq!(
+        at(&tail).unwrap().split(),
+        SplitKind::Tail {
+            chunks: 2,
+            parts: 4
+        }
+    );
+    assert!(matches!(
+        at(&vec![1; k + 1]),
+        Err(multiexp::Error::InvalidParts { .. })
+    ));
+    let mut zero = vec![1; k];
+    zero[0] = 0;
+    assert!(matches!(
+        at(&zero),
+        Err(multiexp::Error::InvalidParts { .. })
+    ));
 }

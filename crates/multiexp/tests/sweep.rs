@@ -3,7 +3,7 @@
 
 use multiexp::curves::{self, CurveSpec};
 use multiexp::plan::sweep::{sweep, Policy, SweepModel, SweepSpec};
-use multiexp::plan::{PlanOptions, Planner, Profile, SplitPolicy};
+use multiexp::plan::{PlanOptions, Planner, Profile, SplitKind, SplitPolicy};
 use multiexp::Processor;
 
 fn planner(spec: &CurveSpec, options: PlanOptions) -> Planner {
@@ -27,8 +27,11 @@ fn sizes() -> Vec<usize> {
     out
 }
 
+/// `plan` runs what `decide` chose: the same window and split, and its materialised tasks
+/// reproduce the decided makespan, work and fluid price bit for bit when recomputed from the
+/// task list (the executor's LPT schedule of the task costs, the phases, merges and Horner).
 #[test]
-fn decide_chooses_what_plan_chooses_bit_for_bit() {
+fn the_plan_that_runs_is_the_decided_candidate_bit_for_bit() {
     let option_sets = [
         PlanOptions::default(),
         PlanOptions {
@@ -54,23 +57,20 @@ fn decide_chooses_what_plan_chooses_bit_for_bit() {
         },
     ];
     let workers = [1, 2, 3, 5, 6, 8, 12, 16, 17, 24, 33, 64, 96, 128];
+    let mut tails = 0;
     for (i, spec) in curves::specs().iter().enumerate() {
         for (o, options) in option_sets.iter().enumerate() {
             let pl = planner(spec, *options);
             for (s, &n) in sizes().iter().enumerate() {
                 // A different slice of the space per curve and option set, to stay quick.
                 for &p in workers.iter().skip((i + o + s) % 5).step_by(5) {
-                    let report = pl.plan(n, p);
+                    let plan = pl.plan(n, p);
                     let d = pl.decide(n, p);
-                    let chosen = &report.chosen;
                     let what = format!("{} {options:?} n={n} P={p}", spec.name);
-                    assert_eq!(d.chosen.windowing, chosen.windowing, "{what}");
-                    assert_eq!(d.chosen.split, chosen.split, "{what}");
-                    assert_eq!(
-                        d.chosen.makespan.to_bits(),
-                        chosen.makespan.to_bits(),
-                        "{what}"
-                    );
+                    assert_eq!(d.chosen.windowing.window, plan.window(), "{what}");
+                    assert_eq!(d.chosen.windowing.chunks, plan.chunks(), "{what}");
+                    assert_eq!(d.chosen.split, plan.split(), "{what}");
+                    tails += matches!(plan.split(), SplitKind::Tail { .. }) as usize;
                     let price = pl.candidate_price(
                         &d.chosen.windowing,
                         n,
@@ -78,24 +78,64 @@ fn decide_chooses_what_plan_chooses_bit_for_bit() {
                         d.chosen.split,
                         &mut multiexp::plan::probe::Blind,
                     );
-                    assert_eq!(price.work.to_bits(), chosen.work.to_bits(), "{what}");
-                    let costs: Vec<f64> = chosen.tasks.iter().map(|t| t.cost).collect();
+                    assert_eq!(price.work.to_bits(), plan.work().to_bits(), "{what}");
+                    assert_eq!(
+                        price.makespan.to_bits(),
+                        plan.makespan().to_bits(),
+                        "{what}"
+                    );
+                    let costs: Vec<f64> = plan.tasks().iter().map(|t| t.cost).collect();
                     let tail =
-                        pl.model().merges(&chosen.parts) + pl.model().horner(&chosen.windowing);
-                    let ifma = chosen
-                        .processors
-                        .contains(&multiexp::bucket::Processor::BatchAffineIfma);
+                        pl.model().merges(&plan.parts()) + pl.model().horner(&d.chosen.windowing);
                     let (_, phases) = pl.phases(
-                        &chosen.windowing,
+                        &d.chosen.windowing,
                         n,
                         p,
-                        ifma,
+                        plan.uses_ifma(),
                         &mut multiexp::plan::probe::Blind,
                     );
+                    let lpt = multiexp::plan::makespan::lpt(&costs, p);
+                    assert_eq!(
+                        (phases + lpt.makespan + tail).to_bits(),
+                        plan.makespan().to_bits(),
+                        "{what}: the schedule of the materialised tasks"
+                    );
+                    assert_eq!(lpt.workers, plan.schedule(), "{what}");
                     let fluid = phases + multiexp::plan::makespan::fluid(&costs, p) + tail;
                     assert_eq!(price.fluid.to_bits(), fluid.to_bits(), "{what}");
                 }
             }
+        }
+    }
+    assert!(tails > 0, "the sample must include tail splits");
+}
+
+/// `report` lists exactly the candidates `decide` weighed, materialised, and its chosen plan
+/// is `plan`'s.
+#[test]
+fn the_report_lists_the_candidates_the_decision_weighed() {
+    let spec = curves::spec("bn254-g1").unwrap();
+    let pl = planner(&spec, PlanOptions::default());
+    for n in [1, 2, 100, 5000, 1 << 16, 110_652, 1 << 20] {
+        for p in [1, 2, 5, 8, 24, 64] {
+            let report = pl.report(n, p);
+            assert_eq!(report.chosen(), &pl.plan(n, p), "n={n} P={p}");
+            assert!(report.candidates().contains(report.chosen()), "n={n} P={p}");
+            let unsplit = report.candidates().iter().filter(|c| !c.is_split()).count();
+            assert_eq!(unsplit, 16, "one unsplit candidate per window, n={n} P={p}");
+            let best = report
+                .candidates()
+                .iter()
+                .map(|c| c.makespan())
+                .fold(f64::INFINITY, f64::min);
+            assert_eq!(
+                best.to_bits(),
+                pl.decide(n, p)
+                    .split
+                    .map_or(f64::INFINITY, |s| s.makespan)
+                    .min(pl.decide(n, p).unsplit.makespan)
+                    .to_bits()
+            );
         }
     }
 }
@@ -194,5 +234,79 @@ fn multiexp_never_splits_at_a_loss_under_the_fluid_oracle() {
             assert!(r.outcome.bands.is_empty(), "{what}");
             assert_eq!(r.outcome.worst_slowdown, 1.0, "{what}");
         }
+    }
+}
+
+/// The row of gnark issue #876 that the legacy model first seemed to contradict: PR #875 on
+/// BW6-761 G1 with 32 CPUs. The model follows the PR's generated code (`msmChunkCost`,
+/// `bestCG1` over {4, 5, 8, 10, 16}, batch sizes 80 and 640, the wave cost with reduction
+/// T·(c+1), nbCpus = min(NbTasks, NumCPU)) and splits on [1225, 126443] but for [2450, 4270]
+/// and 4272; #876 tabulates only the misfires, the splits its fluid oracle prices above
+/// unsplit: [1225, 114486], 111,440 sizes, worst 1.475 at n = 2448. Above 114,486 bestC is 16,
+/// K = 24 leaves 8 of the 32 CPUs idle, and the split that fills them wins.
+#[test]
+fn legacy_pr875_bw6_761_on_32_cpus_matches_the_876_row() {
+    let (rows, _) = sweep(
+        &SweepSpec {
+            models: vec![SweepModel::LegacyPr875],
+            curves: vec![curves::spec("bw6-761-g1").unwrap()],
+            policies: vec![Policy::Double],
+            cores: vec![32],
+            n_min: 2,
+            n_max: 1 << 24,
+            ifma: false,
+            brute: false,
+        },
+        Profile::builtin(),
+        &|_, _| {},
+    )
+    .unwrap();
+    let o = &rows[0].outcome;
+    assert_eq!(rows[0].nb_cpus, 32);
+    assert_eq!(o.bands, vec![(1225, 2449), (4271, 4271), (4273, 126_443)]);
+    assert_eq!(o.sizes_hit, 123_397);
+    assert_eq!(
+        o.harmful_bands,
+        vec![(1225, 2449), (4271, 4271), (4273, 114_486)]
+    );
+    assert_eq!(o.harmful, 111_440);
+    assert_eq!(o.worst_n, 2448);
+    assert!(
+        (o.worst_slowdown - 1.475).abs() < 5e-4,
+        "{}",
+        o.worst_slowdown
+    );
+}
+
+/// On at most 24 CPUs every window of every curve has K ≥ nbCpus chunks at the sizes where
+/// gnark's models split, so every split they take is a misfire: the bands are the harmful
+/// bands (the rows at 4, 8, 12 and 16 cores that match #876 exactly).
+#[test]
+fn legacy_splits_on_at_most_24_cpus_are_all_misfires() {
+    let names: Vec<&str> = curves::NAMES.to_vec();
+    let (rows, _) = sweep(
+        &spec_of(
+            &[SweepModel::LegacyMaster, SweepModel::LegacyPr875],
+            &names,
+            &[4, 8, 12, 16, 24],
+            (2, 1 << 22),
+            false,
+        ),
+        Profile::builtin(),
+        &|_, _| {},
+    )
+    .unwrap();
+    for r in &rows {
+        let what = format!(
+            "{} {} {} cores={}",
+            r.model.name(),
+            r.name,
+            r.policy.name(),
+            r.cores
+        );
+        if r.model == SweepModel::LegacyPr875 {
+            assert_eq!(r.outcome.harmful_bands, r.outcome.bands, "{what}");
+        }
+        assert!(r.outcome.harmful <= r.outcome.sizes_hit, "{what}");
     }
 }

@@ -119,7 +119,7 @@ impl CurveVisitor for BenchRun {
             let config = |split| Config {
                 threads: Some(threads),
                 split,
-                profile: Some(profile.clone()),
+                profile: multiexp::ProfileChoice::Given(profile.clone()),
                 ..Config::default()
             };
             match &args.compare {
@@ -128,7 +128,7 @@ impl CurveVisitor for BenchRun {
                         .iter()
                         .map(|v| {
                             let cfg = Config {
-                                profile: Some(profile.clone()),
+                                profile: multiexp::ProfileChoice::Given(profile.clone()),
                                 ..v.config(threads)
                             };
                             let (points, scalars) = (&points, &scalars);
@@ -149,11 +149,11 @@ impl CurveVisitor for BenchRun {
                         .iter()
                         .map(|v| {
                             let cfg = Config {
-                                profile: Some(profile.clone()),
+                                profile: multiexp::ProfileChoice::Given(profile.clone()),
                                 ..v.config(threads)
                             };
                             multiexp::plan_for::<P>(n, &cfg)
-                                .map(|r| r.chosen.describe())
+                                .map(|r| r.chosen().describe())
                                 .unwrap_or_default()
                         })
                         .collect();

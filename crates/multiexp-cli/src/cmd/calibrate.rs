@@ -47,7 +47,8 @@ use multiexp::plan::{Host, Profile, TaskWeights, Weights, WindowWeights};
 
 use serde_json::json;
 
-use crate::common::{default_profile_path, thread_cpu_ns, Stats};
+use crate::common::{thread_cpu_ns, Stats};
+use multiexp::plan::discovery::default_profile_path;
 
 /// Arguments of `multiexp calibrate`.
 #[derive(Parser, Debug, Clone)]

@@ -60,7 +60,7 @@ impl CurveVisitor for MemoryRun {
             threads: args.threads,
             ..Config::default()
         };
-        let plan = multiexp::plan_for::<P>(n, &config)?.chosen;
+        let plan = multiexp::plan_for::<P>(n, &config)?.into_chosen();
         std::fs::write("/proc/self/clear_refs", "5")
             .map_err(|e| anyhow::anyhow!("resetting the peak RSS (/proc/self/clear_refs): {e}"))?;
         let before = status_bytes("VmRSS")?;
@@ -78,7 +78,7 @@ impl CurveVisitor for MemoryRun {
             Format::Json => println!(
                 "{}",
                 json!({
-                    "curve": spec.name, "n": n, "threads": plan.workers, "plan": plan.describe(),
+                    "curve": spec.name, "n": n, "threads": plan.workers(), "plan": plan.describe(),
                     "streamed": multiexp::exec::streams(&plan), "ms": ms,
                     "points_bytes": points_b, "scalars_bytes": scalars_b,
                     "digits_bytes": digits_b, "rss_before_bytes": before, "peak_rss_bytes": peak,
@@ -90,7 +90,7 @@ impl CurveVisitor for MemoryRun {
                     "{} n={} threads={} plan: {}",
                     spec.name,
                     n,
-                    plan.workers,
+                    plan.workers(),
                     plan.describe()
                 );
                 println!("streamed records      {}", multiexp::exec::streams(&plan));

@@ -204,7 +204,7 @@ impl CurveVisitor for MsmRun {
             threads: args.threads,
             window: args.window,
             split: args.split,
-            profile: Some(load_profile(args.profile.as_deref()).0),
+            profile: multiexp::ProfileChoice::Given(load_profile(args.profile.as_deref()).0),
             ..Config::default()
         };
         let workers = config.workers()?;
@@ -220,7 +220,7 @@ impl CurveVisitor for MsmRun {
         let from_files = args.points.is_some();
         let n = inputs.points.len();
         let report = multiexp::plan_for::<P>(n, &config)?;
-        let plan = &report.chosen;
+        let plan = report.chosen();
         let (result, ms) =
             time_ms(|| multiexp::execute_plan(&inputs.points, &inputs.scalars, plan, false));
         let (result, _) = result?;
@@ -232,9 +232,9 @@ impl CurveVisitor for MsmRun {
                     "curve": spec.name,
                     "n": n,
                     "window": plan.window(),
-                    "threads": plan.workers,
+                    "threads": plan.workers(),
                     "plan": plan.describe(),
-                    "predicted_ms": plan.makespan / 1e6,
+                    "predicted_ms": plan.makespan() / 1e6,
                     "ms": ms,
                     "msm_ms": ms,
                     "result": hex,
@@ -249,7 +249,7 @@ impl CurveVisitor for MsmRun {
             OutputFormat::Table => {
                 println!("curve     {}", spec.name);
                 println!("n         {n}");
-                println!("threads   {}", plan.workers);
+                println!("threads   {}", plan.workers());
                 println!("plan      {}", plan.describe());
                 if from_files {
                     println!("read      {:.3} ms", inputs.read_ms);
@@ -262,7 +262,7 @@ impl CurveVisitor for MsmRun {
                 }
                 println!(
                     "msm       {ms:.3} ms (predicted {:.3} ms)",
-                    plan.makespan / 1e6
+                    plan.makespan() / 1e6
                 );
                 println!("result    {hex}");
             }

@@ -43,19 +43,14 @@ pub struct Args {
 
 /// The JSON shape of one plan.
 pub fn plan_json(p: &Plan) -> Value {
-    let split = match p.split {
-        SplitKind::None => "none".to_string(),
-        SplitKind::Whole(k) => format!("whole({k})"),
-        SplitKind::Tail { chunks, parts } => format!("tail({chunks}x{parts})"),
-    };
     json!({
         "window": p.window(),
         "chunks": p.chunks(),
         "whole_split": p.whole_split(),
-        "split": split,
-        "parts": p.parts,
-        "work": p.work / 1e6,
-        "makespan": p.makespan / 1e6,
+        "split": p.split().name(),
+        "parts": p.parts(),
+        "work": p.work() / 1e6,
+        "makespan": p.makespan() / 1e6,
     })
 }
 
@@ -85,8 +80,8 @@ impl CurveVisitor for PlanRun {
         };
         let (profile, source) = load_profile(args.profile.as_deref());
         let planner = Planner::new(spec, profile.weights(spec), options)?;
-        let report = planner.plan(args.n, cores);
-        let chosen = &report.chosen;
+        let report = planner.report(args.n, cores);
+        let chosen = report.chosen();
         match args.format {
             Format::Json => {
                 let out = json!({
@@ -96,8 +91,8 @@ impl CurveVisitor for PlanRun {
                     "profile": source.to_string(),
                     "unit": "ms",
                     "chosen": plan_json(chosen),
-                    "candidates": report.candidates.iter().map(plan_json).collect::<Vec<_>>(),
-                    "reason": report.reason,
+                    "candidates": report.candidates().iter().map(plan_json).collect::<Vec<_>>(),
+                    "reason": report.reason(),
                 });
                 println!("{}", serde_json::to_string_pretty(&out)?);
             }
@@ -110,9 +105,9 @@ impl CurveVisitor for PlanRun {
                     "  {:>2} {:>4} {:<14} {:>12} {:>12} {:>7}",
                     "c", "K", "split", "work", "makespan", "ratio"
                 );
-                for p in &report.candidates {
+                for p in report.candidates() {
                     let mark = if p == chosen { "*" } else { " " };
-                    let split = match p.split {
+                    let split = match p.split() {
                         SplitKind::None => "none".to_string(),
                         SplitKind::Whole(k) => format!("whole {k}"),
                         SplitKind::Tail { chunks, parts } => format!("tail {chunks}x{parts}"),
@@ -122,13 +117,13 @@ impl CurveVisitor for PlanRun {
                         p.window(),
                         p.chunks(),
                         split,
-                        p.work / 1e6,
-                        p.makespan / 1e6,
-                        p.makespan / chosen.makespan
+                        p.work() / 1e6,
+                        p.makespan() / 1e6,
+                        p.makespan() / chosen.makespan()
                     );
                 }
                 println!("chosen: {}", chosen.describe());
-                println!("why:    {}", report.reason);
+                println!("why:    {}", report.reason());
             }
         }
         Ok(())

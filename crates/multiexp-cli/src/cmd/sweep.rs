@@ -174,6 +174,7 @@ pub fn row_json(row: &Row, ifma: bool) -> Value {
         "worst_slowdown": o.worst_slowdown,
         "worst_n": o.worst_n,
         "harmful": o.harmful,
+        "harmful_bands": bands_json(&o.harmful_bands),
         "split_adds_work": o.split_adds_work(),
         "work_not_added": o.work_not_added,
         "depends_only_on_min": row.depends_only_on_min,
@@ -249,7 +250,15 @@ fn print_table(rows: &[Row]) {
             tail,
             if o.split_adds_work() { "yes" } else { "NO" },
             if r.depends_only_on_min { "yes" } else { "NO" },
-            bands_text(&o.bands, 2)
+            if o.harmful_bands == o.bands {
+                bands_text(&o.bands, 2)
+            } else {
+                format!(
+                    "{} (harmful: {})",
+                    bands_text(&o.bands, 2),
+                    bands_text(&o.harmful_bands, 2)
+                )
+            }
         );
     }
     println!();
@@ -300,12 +309,13 @@ fn csv_bands(bands: &[(u64, u64)]) -> String {
 fn print_csv(rows: &[Row]) {
     println!(
         "model,curve,group,policy,cores,nb_tasks,nb_cpus,sizes_hit,bands,worst_slowdown,worst_n,\
-         harmful,split_adds_work,depends_only_on_min,tail_sizes,tail_bands,tail_max_gain"
+         harmful,harmful_bands,split_adds_work,depends_only_on_min,tail_sizes,tail_bands,\
+         tail_max_gain"
     );
     for r in rows {
         let o = &r.outcome;
         println!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             r.model.name(),
             r.curve,
             r.group.name(),
@@ -318,6 +328,7 @@ fn print_csv(rows: &[Row]) {
             o.worst_slowdown,
             o.worst_n,
             o.harmful,
+            csv_bands(&o.harmful_bands),
             o.split_adds_work(),
             r.depends_only_on_min,
             o.tail_sizes,

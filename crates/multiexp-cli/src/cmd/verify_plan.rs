@@ -26,8 +26,9 @@ use multiexp::curves::{CurveSpec, CurveVisitor};
 use multiexp::{Config, Plan, Processor, Profile, SplitKind, SplitPolicy};
 use serde_json::json;
 
-use crate::common::{interleave, Contender, Format, ProfileSource, Stats};
+use crate::common::{interleave, Contender, Format, Stats};
 use crate::plot::{write_svg, Look, Panel, Series};
+use multiexp::plan::ProfileSource;
 
 /// What `bench --verify-plan` was asked.
 #[derive(Clone, Debug)]
@@ -93,12 +94,12 @@ pub fn sizes(lo: usize, hi: usize) -> Vec<usize> {
 
 /// A short label: window, split, and the processor of most chunks.
 fn label(p: &Plan) -> String {
-    let split = match p.split {
+    let split = match p.split() {
         SplitKind::None => String::new(),
-        SplitKind::Whole(k) => format!(" whole({k})"),
-        SplitKind::Tail { chunks, parts } => format!(" tail({chunks}x{parts})"),
+        s => format!(" {}", s.name()),
     };
-    let count = |q| p.processors.iter().filter(|&&x| x == q).count();
+    let processors = p.processors();
+    let count = |q| processors.iter().filter(|&&x| x == q).count();
     let main = [
         Processor::Xyzz,
         Processor::BatchAffine,
@@ -122,7 +123,7 @@ fn forced_label(p: &Plan, processor: Processor) -> String {
 
 /// What identifies a variant: window, parts per chunk, processors.
 fn key(p: &Plan) -> (u32, Vec<usize>, Vec<Processor>) {
-    (p.window(), p.parts.clone(), p.processors.clone())
+    (p.window(), p.parts(), p.processors())
 }
 
 /// Which statistic of a variant's samples stands for its time.
@@ -193,7 +194,7 @@ fn variants<P: SWCurveConfig>(
     base: &Config,
     span: u32,
 ) -> anyhow::Result<Vec<(String, Plan)>> {
-    let chosen = multiexp::plan_for::<P>(n, base)?.chosen;
+    let chosen = multiexp::plan_for::<P>(n, base)?.into_chosen();
     let c0 = chosen.window();
     let mut out = vec![(label(&chosen), chosen)];
     let add_labelled = |name: String, p: Plan, out: &mut Vec<(String, Plan)>| {
@@ -209,8 +210,8 @@ fn variants<P: SWCurveConfig>(
             window: Some(c),
             ..base.clone()
         };
-        for cand in multiexp::plan_for::<P>(n, &config)?.candidates {
-            add(cand, &mut out);
+        for cand in multiexp::plan_for::<P>(n, &config)?.candidates() {
+            add(cand.clone(), &mut out);
         }
     }
     let whole = Config {
@@ -219,7 +220,7 @@ fn variants<P: SWCurveConfig>(
         ..base.clone()
     };
     if n >= 2 {
-        add(multiexp::plan_for::<P>(n, &whole)?.chosen, &mut out);
+        add(multiexp::plan_for::<P>(n, &whole)?.into_chosen(), &mut out);
     }
     for p in [
         Processor::Xyzz,
@@ -233,7 +234,7 @@ fn variants<P: SWCurveConfig>(
                 processor: Some(p),
                 ..base.clone()
             };
-            let plan = multiexp::plan_for::<P>(n, &forced)?.chosen;
+            let plan = multiexp::plan_for::<P>(n, &forced)?.into_chosen();
             add_labelled(forced_label(&plan, p), plan, &mut out);
         }
     }
@@ -254,7 +255,7 @@ impl CurveVisitor for VerifyRun {
         let scalars = multiexp::sample::scalars::<P::ScalarField>(n_max, args.seed);
         let base = Config {
             threads: Some(args.threads),
-            profile: Some(args.profile.clone()),
+            profile: multiexp::ProfileChoice::Given(args.profile.clone()),
             ..Config::default()
         };
         if args.format == Format::Table {
@@ -272,7 +273,7 @@ impl CurveVisitor for VerifyRun {
         for &n in &ns {
             let (names, plans): (Vec<String>, Vec<Plan>) =
                 variants::<P>(n, &base, args.span)?.into_iter().unzip();
-            let predicted = plans[0].makespan;
+            let predicted = plans[0].makespan();
             let reps = ((BUDGET_NS / (plans.len() as f64 * predicted.max(1.0))).ceil() as usize)
                 .clamp(args.reps, MAX_REPS.max(args.reps));
             let (pts, scs) = (&points[..n], &scalars[..n]);
@@ -301,13 +302,9 @@ impl CurveVisitor for VerifyRun {
                 .map(|(i, (plan, t))| Row {
                     label: t.name.clone(),
                     window: plan.window(),
-                    split: match plan.split {
-                        SplitKind::None => "none".into(),
-                        SplitKind::Whole(k) => format!("whole({k})"),
-                        SplitKind::Tail { chunks, parts } => format!("tail({chunks}x{parts})"),
-                    },
+                    split: plan.split().name(),
                     chosen: i == 0,
-                    predicted_ms: plan.makespan / 1e6,
+                    predicted_ms: plan.makespan() / 1e6,
                     stats: Stats::of(&t.samples),
                 })
                 .collect();

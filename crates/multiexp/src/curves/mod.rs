@@ -5,6 +5,8 @@
 //! code that must pick a curve at run time (the CLI, the sweep) stays generic. Adding a curve
 //! is one line in the `catalogue!` invocation below, plus its config module.
 
+use std::any::TypeId;
+
 use ark_ec::short_weierstrass::SWCurveConfig;
 use ark_ec::CurveConfig;
 use ark_ff::{Field, PrimeField, Zero};
@@ -56,6 +58,8 @@ pub struct CurveSpec {
     pub a_is_zero: bool,
     /// The scalar field modulus r as little-endian 64-bit limbs.
     pub scalar_modulus: Vec<u64>,
+    /// The config type: what tells two curves apart even outside the catalogue.
+    pub type_id: TypeId,
 }
 
 impl CurveSpec {
@@ -73,6 +77,7 @@ impl CurveSpec {
             base_limbs: <Prime<P> as PrimeField>::MODULUS.as_ref().len() as u32,
             a_is_zero: P::COEFF_A.is_zero(),
             scalar_modulus: <P::ScalarField as PrimeField>::MODULUS.as_ref().to_vec(),
+            type_id: TypeId::of::<P>(),
         }
     }
 
@@ -119,10 +124,10 @@ macro_rules! catalogue {
         }
 
         /// The `TypeId` of the config type behind catalogue name `name`.
-        pub fn type_id_of(name: &str) -> Option<std::any::TypeId> {
+        pub fn type_id_of(name: &str) -> Option<TypeId> {
             $(
                 if name == $name {
-                    return Some(std::any::TypeId::of::<$config>());
+                    return Some(TypeId::of::<$config>());
                 }
             )*
             None

@@ -17,17 +17,26 @@
 //! Predicted time = dispatch + digits/P + records/P + LPT makespan of the tasks + merges +
 //! Horner: everything the executor does (`cost.rs`). A split is taken only if it beats the
 //! best unsplit plan by the margin (default 3%); ties go to less work.
+//!
+//! One decision path: [`Planner::decide_probed`] (`decide.rs`) is the only code that
+//! enumerates and compares candidates; the sweep runs it over every n. [`Planner::plan`]
+//! materialises the candidate it chooses into a [`Plan`] (tasks, processors, costs), and
+//! [`Planner::report`] materialises every candidate it weighed, for `multiexp plan`.
 
-use crate::bucket::{batch_size, ifma_batch_size, Processor, TaskShape};
+use std::any::TypeId;
+
+use crate::bucket::{batch_size, ifma_batch_size, Processor};
 use crate::curves::CurveSpec;
 use crate::digits::{Windowing, MAX_WINDOW};
 use crate::plan::cost::CostModel;
-use crate::plan::makespan::{lpt, lpt_makespan, lpt_order, Schedule};
+use crate::plan::layout::{ChunkLayout, Plan, PlanParts, PlanReport, SplitKind};
+use crate::plan::makespan::lpt_makespan;
 use crate::plan::probe::{Blind, Probe};
 use crate::plan::profile::Weights;
 use crate::Error;
 
 mod decide;
+pub(crate) use decide::tail_chunks;
 pub use decide::{Candidate, CandidatePrice, Decision};
 
 /// Smallest window the engine implements.
@@ -50,145 +59,6 @@ pub enum SplitPolicy {
     Never,
     /// Cut every chunk into exactly this many parts (for experiments and tests).
     Parts(usize),
-}
-
-/// How a plan splits its chunks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SplitKind {
-    /// Every chunk is one task.
-    None,
-    /// Every chunk cut into this many parts.
-    Whole(usize),
-    /// Only the last wave's `chunks` chunks, each cut into `parts` parts.
-    Tail {
-        /// How many chunks are cut.
-        chunks: usize,
-        /// Into how many parts each.
-        parts: usize,
-    },
-}
-
-/// One task of a plan: a chunk's digits over a contiguous range of points.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ChunkTask {
-    /// The chunk (window index).
-    pub chunk: usize,
-    /// Which part of the chunk.
-    pub part: usize,
-    /// First point index.
-    pub start: usize,
-    /// One past the last point index.
-    pub end: usize,
-    /// The processor that accumulates it.
-    pub processor: Processor,
-    /// Modeled cost, ns.
-    pub cost: f64,
-}
-
-/// A complete, priced plan for one MSM.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Plan {
-    /// The window and chunk layout.
-    pub windowing: Windowing,
-    /// Number of points.
-    pub n: usize,
-    /// Number of workers P.
-    pub workers: usize,
-    /// The split.
-    pub split: SplitKind,
-    /// Parts per chunk.
-    pub parts: Vec<usize>,
-    /// Processor per chunk.
-    pub processors: Vec<Processor>,
-    /// The tasks, in chunk then part order.
-    pub tasks: Vec<ChunkTask>,
-    /// Modeled total work over all workers, ns.
-    pub work: f64,
-    /// Modeled wall time, ns.
-    pub makespan: f64,
-    /// Whether the executor may move a batch-affine task to XYZZ when its digits turn out
-    /// sparse or skewed ([`crate::bucket::refine`]); false when the processor was forced.
-    pub adaptive: bool,
-    /// A forced batch size for the batch-affine processors, else their default per window.
-    pub batch: Option<usize>,
-}
-
-impl Plan {
-    /// The window c.
-    pub fn window(&self) -> u32 {
-        self.windowing.window
-    }
-
-    /// The number of chunks K.
-    pub fn chunks(&self) -> usize {
-        self.windowing.chunks
-    }
-
-    /// k for a whole-MSM split, 1 otherwise.
-    pub fn whole_split(&self) -> usize {
-        match self.split {
-            SplitKind::Whole(k) => k,
-            _ => 1,
-        }
-    }
-
-    /// Whether any chunk is cut.
-    pub fn is_split(&self) -> bool {
-        self.split != SplitKind::None
-    }
-
-    /// How the executor runs `task`, given its digits: the planned processor, refined by
-    /// [`crate::bucket::refine`] when the plan is adaptive.
-    pub fn shape_for(&self, task: &ChunkTask, digits: &[i16]) -> TaskShape {
-        let processor = if self.adaptive {
-            crate::bucket::refine(task.processor, digits, self.window())
-        } else {
-            task.processor
-        };
-        TaskShape {
-            processor,
-            buckets: self.windowing.buckets(task.chunk),
-            window: self.window(),
-            batch: self.batch,
-        }
-    }
-
-    /// The executor's schedule of this plan's tasks: LPT on its workers.
-    pub fn schedule(&self) -> Schedule {
-        let costs: Vec<f64> = self.tasks.iter().map(|t| t.cost).collect();
-        lpt(&costs, self.workers)
-    }
-
-    /// A short description such as `c=13 split=tail(3x4)`.
-    pub fn describe(&self) -> String {
-        let split = match self.split {
-            SplitKind::None => "none".to_string(),
-            SplitKind::Whole(k) => format!("whole({k})"),
-            SplitKind::Tail { chunks, parts } => format!("tail({chunks}x{parts})"),
-        };
-        let batch = self
-            .processors
-            .iter()
-            .filter(|&&p| p != Processor::Xyzz)
-            .count();
-        let processors = match batch {
-            0 => "xyzz".to_string(),
-            b if b == self.processors.len() => "batch-affine".to_string(),
-            b => format!("batch-affine x{b}, xyzz x{}", self.processors.len() - b),
-        };
-        let processors = if self.processors.contains(&Processor::BatchAffineIfma) {
-            processors.replace("batch-affine", "batch-affine-ifma")
-        } else {
-            processors
-        };
-        format!(
-            "c={} K={} split={} buckets={}",
-            self.window(),
-            self.chunks(),
-            split,
-            processors
-        )
-    }
 }
 
 /// What the planner may choose.
@@ -221,20 +91,12 @@ impl Default for PlanOptions {
     }
 }
 
-/// The chosen plan, every candidate priced, and why.
-#[derive(Clone, Debug)]
-pub struct PlanReport {
-    /// The plan that runs.
-    pub chosen: Plan,
-    /// Every candidate considered (the chosen one included).
-    pub candidates: Vec<Plan>,
-    /// Why the chosen split was or was not taken.
-    pub reason: String,
-}
-
 /// A planner for one curve/group and profile: windowings precomputed, reusable across calls.
 #[derive(Clone, Debug)]
 pub struct Planner {
+    curve: &'static str,
+    curve_type: TypeId,
+    modulus: Vec<u64>,
     model: CostModel,
     windowings: Vec<Windowing>,
     options: PlanOptions,
@@ -261,6 +123,9 @@ impl Planner {
         };
         let windowings = windows.map(|c| Windowing::new(spec.modulus(), c)).collect();
         Ok(Planner {
+            curve: spec.name,
+            curve_type: spec.type_id,
+            modulus: spec.modulus().to_vec(),
             model: CostModel::new(weights),
             windowings,
             options,
@@ -270,6 +135,11 @@ impl Planner {
     /// The cost model in use.
     pub fn model(&self) -> &CostModel {
         &self.model
+    }
+
+    /// The options it plans under.
+    pub fn options(&self) -> &PlanOptions {
+        &self.options
     }
 
     /// The processor and cost of one task of chunk `chunk` over `n / k` points: the processor
@@ -359,167 +229,170 @@ impl Planner {
         (digits + records, dispatch + digits_time + records_time)
     }
 
-    /// Prices a plan with `parts[j]` parts for chunk j.
-    pub fn price(
-        &self,
-        w: &Windowing,
-        n: usize,
-        workers: usize,
-        parts: Vec<usize>,
-        split: SplitKind,
-    ) -> Plan {
+    /// The plan for `n` points on `workers` workers: the decision, materialised.
+    pub fn plan(&self, n: usize, workers: usize) -> Plan {
         let workers = workers.max(1);
-        let priced: Vec<(Processor, f64)> = parts
+        let decision = self.decide(n, workers);
+        self.materialise(&decision.chosen, n, workers)
+    }
+
+    /// The plan with every candidate the decision weighed, materialised, and the reason for
+    /// the choice.
+    pub fn report(&self, n: usize, workers: usize) -> PlanReport {
+        let workers = workers.max(1);
+        let mut seen = Vec::new();
+        let decision = self.decide_in(n, workers, &mut Blind, &mut |c| seen.push(c));
+        let candidates: Vec<Plan> = seen
             .iter()
-            .enumerate()
-            .map(|(j, &k)| self.task_priced(w, j, n, k, &mut Blind))
+            .map(|c| self.materialise(c, n, workers))
             .collect();
-        let processors: Vec<Processor> = priced.iter().map(|&(p, _)| p).collect();
-        let mut tasks = Vec::with_capacity(parts.iter().sum());
-        for (j, &k) in parts.iter().enumerate() {
-            let (processor, cost) = priced[j];
-            for part in 0..k {
-                tasks.push(ChunkTask {
-                    chunk: j,
-                    part,
-                    start: part * n / k,
-                    end: (part + 1) * n / k,
-                    processor,
-                    cost,
-                });
+        let chosen = self.materialise(&decision.chosen, n, workers);
+        let reason = self.reason(&decision, n, workers);
+        PlanReport::new(chosen, candidates, reason)
+    }
+
+    /// The tasks, processors and costs of candidate `c`, exactly as [`decide`](Self::decide)
+    /// priced them: the same per-task prices, the cut chunks of a tail split where its runs
+    /// put them, and its makespan.
+    fn materialise(&self, c: &Candidate, n: usize, workers: usize) -> Plan {
+        let w = c.windowing;
+        let k_chunks = w.chunks;
+        let mut parts = vec![1usize; k_chunks];
+        match c.split {
+            SplitKind::None => {}
+            SplitKind::Whole(k) => parts.fill(k),
+            SplitKind::Tail { chunks, parts: k } => {
+                let top_first = self.top_first(&w, n, &mut Blind);
+                for j in tail_chunks(k_chunks, chunks, top_first) {
+                    parts[j] = k;
+                }
             }
         }
-        let costs: Vec<f64> = tasks.iter().map(|t| t.cost).collect();
-        // The executor's phases: digits and IFMA records in parallel, the tasks, then merges
-        // and Horner on one thread.
-        let ifma = processors.contains(&Processor::BatchAffineIfma);
-        let (pre_work, pre_time) = self.phases(w, n, workers, ifma, &mut Blind);
-        let tail = self.model.merges(&parts) + self.model.horner(w);
-        let work = pre_work + costs.iter().sum::<f64>() + tail;
+        let chunks = self.layout(&w, n, &parts);
+        self.assemble(w, n, workers, chunks, c.makespan)
+    }
+
+    /// A plan the decision did not choose: window `c` with chunk j cut into `parts[j]` point
+    /// ranges, priced by the same model (for experiments and tests of the executor).
+    pub fn plan_parts(
+        &self,
+        c: u32,
+        n: usize,
+        workers: usize,
+        parts: &[usize],
+    ) -> Result<Plan, Error> {
+        if !(MIN_WINDOW..=MAX_WINDOW).contains(&c) {
+            return Err(Error::InvalidWindow {
+                window: c,
+                min: MIN_WINDOW,
+                max: MAX_WINDOW,
+            });
+        }
+        let w = Windowing::new(&self.modulus, c);
+        if parts.len() != w.chunks || parts.contains(&0) {
+            return Err(Error::InvalidParts {
+                chunks: w.chunks,
+                parts: parts.to_vec(),
+            });
+        }
+        let workers = workers.max(1);
+        let chunks = self.layout(&w, n, parts);
+        let costs: Vec<f64> = chunks
+            .iter()
+            .flat_map(|c| std::iter::repeat_n(c.cost, c.parts))
+            .collect();
+        let (_, pre_time) = self.phases(&w, n, workers, uses_ifma(&chunks), &mut Blind);
+        let tail = self.model.merges(parts) + self.model.horner(&w);
         let makespan = pre_time + lpt_makespan(&costs, workers) + tail;
-        Plan {
-            windowing: *w,
+        Ok(self.assemble(w, n, workers, chunks, makespan))
+    }
+
+    /// Per chunk: its parts, and the processor and cost the model gives its tasks.
+    fn layout(&self, w: &Windowing, n: usize, parts: &[usize]) -> Vec<ChunkLayout> {
+        parts
+            .iter()
+            .enumerate()
+            .map(|(j, &k)| {
+                let (processor, cost) = self.task_priced(w, j, n, k, &mut Blind);
+                ChunkLayout {
+                    parts: k,
+                    processor,
+                    cost,
+                }
+            })
+            .collect()
+    }
+
+    /// The plan of a layout with its makespan; its work is the phases, the tasks in chunk
+    /// order, the merges and Horner.
+    fn assemble(
+        &self,
+        w: Windowing,
+        n: usize,
+        workers: usize,
+        chunks: Vec<ChunkLayout>,
+        makespan: f64,
+    ) -> Plan {
+        let parts: Vec<usize> = chunks.iter().map(|c| c.parts).collect();
+        let (pre_work, _) = self.phases(&w, n, workers, uses_ifma(&chunks), &mut Blind);
+        let tail = self.model.merges(&parts) + self.model.horner(&w);
+        let tasks: f64 = chunks
+            .iter()
+            .flat_map(|c| std::iter::repeat_n(c.cost, c.parts))
+            .sum();
+        Plan::new(PlanParts {
+            curve: self.curve,
+            curve_type: self.curve_type,
             n,
             workers,
-            split,
-            parts,
-            processors,
-            tasks,
-            work,
+            windowing: w,
+            chunks,
+            work: pre_work + tasks + tail,
             makespan,
             adaptive: self.options.processor.is_none(),
             batch: self.options.batch,
-        }
+        })
     }
 
-    /// The unsplit plan for windowing `w`.
-    fn unsplit(&self, w: &Windowing, n: usize, workers: usize) -> Plan {
-        self.price(w, n, workers, vec![1; w.chunks], SplitKind::None)
-    }
-
-    /// Every split candidate the policy allows for windowing `w`.
-    fn splits(&self, w: &Windowing, n: usize, workers: usize) -> Vec<Plan> {
-        let k_chunks = w.chunks;
-        let mut out = Vec::new();
-        match self.options.split {
-            SplitPolicy::Never => {}
-            SplitPolicy::Parts(k) => {
-                let k = k.min(n.max(1));
-                if k > 1 {
-                    out.push(self.price(w, n, workers, vec![k; k_chunks], SplitKind::Whole(k)));
-                }
-            }
-            SplitPolicy::Auto => {
-                if k_chunks < workers {
-                    for k in 2..=workers.div_ceil(k_chunks).min(n) {
-                        out.push(self.price(w, n, workers, vec![k; k_chunks], SplitKind::Whole(k)));
-                    }
-                } else if !k_chunks.is_multiple_of(workers) {
-                    let r = k_chunks % workers;
-                    let unsplit_costs: Vec<f64> = (0..k_chunks)
-                        .map(|j| self.task_priced(w, j, n, 1, &mut Blind).1)
-                        .collect();
-                    let order = lpt_order(&unsplit_costs);
-                    let last_wave = &order[k_chunks - r..];
-                    for k in 2..=workers.div_ceil(r).min(n) {
-                        let mut parts = vec![1; k_chunks];
-                        for &j in last_wave {
-                            parts[j] = k;
-                        }
-                        out.push(self.price(
-                            w,
-                            n,
-                            workers,
-                            parts,
-                            SplitKind::Tail {
-                                chunks: r,
-                                parts: k,
-                            },
-                        ));
-                    }
-                }
-            }
-        }
-        out
-    }
-
-    /// Plans an MSM of `n` points on `workers` workers.
-    pub fn plan(&self, n: usize, workers: usize) -> PlanReport {
-        let workers = workers.max(1);
-        let mut candidates = Vec::new();
-        for w in &self.windowings {
-            candidates.push(self.unsplit(w, n, workers));
-            candidates.extend(self.splits(w, n, workers));
-        }
-        let better = |a: &Plan, b: &Plan| {
-            a.makespan < b.makespan || (a.makespan == b.makespan && a.work < b.work)
-        };
-        let best_of = |pred: &dyn Fn(&Plan) -> bool| {
-            candidates
-                .iter()
-                .filter(|p| pred(p))
-                .fold(None::<&Plan>, |best, p| match best {
-                    Some(b) if !better(p, b) => Some(b),
-                    _ => Some(p),
-                })
-        };
+    /// Why the decision took or declined a split, in words.
+    fn reason(&self, d: &Decision, n: usize, workers: usize) -> String {
+        let describe = |c: &Candidate| self.materialise(c, n, workers).describe();
+        let unsplit = &d.unsplit;
         let forced = matches!(self.options.split, SplitPolicy::Parts(k) if k > 1 && n > 1);
-        let unsplit = best_of(&|p| !p.is_split()).expect("one unsplit candidate per window");
-        let split = best_of(&|p| p.is_split());
-        let (chosen, reason) = match split {
-            Some(s) if forced => (s, format!("split forced: {} parts", s.whole_split())),
-            Some(s) if s.makespan <= unsplit.makespan * (1.0 - self.options.margin) => {
+        let margin = 100.0 * self.options.margin;
+        match d.split {
+            Some(s) if forced => format!(
+                "split forced: {} parts",
+                match s.split {
+                    SplitKind::Whole(k) => k,
+                    _ => 1,
+                }
+            ),
+            Some(s) if d.chosen.split != SplitKind::None => {
                 let gain = 1.0 - s.makespan / unsplit.makespan;
+                let chunks = s.windowing.chunks;
                 let why = match s.split {
                     SplitKind::Whole(k) => format!(
                         "c={} gives K={} chunks < P={} workers, so {} cores would idle; \
                          a whole split into k={} parts fills them",
-                        s.window(),
-                        s.chunks(),
+                        s.windowing.window,
+                        chunks,
                         workers,
-                        workers - s.chunks(),
+                        workers - chunks,
                         k
                     ),
-                    SplitKind::Tail { chunks, parts } => format!(
+                    SplitKind::Tail { chunks: r, parts } => format!(
                         "c={} gives K={} chunks on P={} workers, a last wave of {} chunks; \
                          cutting those into {} parts fills the idle cores",
-                        s.window(),
-                        s.chunks(),
-                        workers,
-                        chunks,
-                        parts
+                        s.windowing.window, chunks, workers, r, parts
                     ),
                     SplitKind::None => unreachable!("split candidates are split"),
                 };
-                (
-                    s,
-                    format!(
-                        "split taken: {why}; modeled gain {:.1}% over the best unsplit plan ({}) \
-                         ≥ margin {:.1}%",
-                        100.0 * gain,
-                        unsplit.describe(),
-                        100.0 * self.options.margin
-                    ),
+                format!(
+                    "split taken: {why}; modeled gain {:.1}% over the best unsplit plan ({}) \
+                     ≥ margin {margin:.1}%",
+                    100.0 * gain,
+                    describe(unsplit),
                 )
             }
             Some(s) => {
@@ -529,63 +402,49 @@ impl Planner {
                 } else {
                     format!("would be {:.1}% slower", -100.0 * gain)
                 };
-                (
-                    unsplit,
-                    format!(
-                        "no split: {}; the best split ({}) {verdict}, below the margin {:.1}%",
-                        unsplit_why(unsplit, workers),
-                        s.describe(),
-                        100.0 * self.options.margin
-                    ),
+                format!(
+                    "no split: {}; the best split ({}) {verdict}, below the margin {margin:.1}%",
+                    unsplit_why(unsplit, workers),
+                    describe(&s),
                 )
             }
-            None => (
-                unsplit,
-                match self.options.split {
-                    SplitPolicy::Never => "no split: split policy is never".to_string(),
-                    _ => format!(
-                        "no split: {}; no split candidate applies",
-                        unsplit_why(unsplit, workers)
-                    ),
-                },
-            ),
-        };
-        PlanReport {
-            chosen: chosen.clone(),
-            candidates,
-            reason,
+            None => match self.options.split {
+                SplitPolicy::Never => "no split: split policy is never".to_string(),
+                _ => format!(
+                    "no split: {}; no split candidate applies",
+                    unsplit_why(unsplit, workers)
+                ),
+            },
         }
     }
 }
 
-fn unsplit_why(p: &Plan, workers: usize) -> String {
-    let k = p.chunks();
+/// Whether any chunk of a layout runs on the IFMA processor (the record phase).
+fn uses_ifma(chunks: &[ChunkLayout]) -> bool {
+    chunks
+        .iter()
+        .any(|c| c.processor == Processor::BatchAffineIfma)
+}
+
+fn unsplit_why(c: &Candidate, workers: usize) -> String {
+    let (window, k) = (c.windowing.window, c.windowing.chunks);
     if k >= workers {
         if k.is_multiple_of(workers) {
             format!(
-                "c={} gives K={} chunks ≥ P={} workers in full waves, so every core is busy \
-                 and a split would only add bucket reductions",
-                p.window(),
-                k,
-                workers
+                "c={window} gives K={k} chunks ≥ P={workers} workers in full waves, so every \
+                 core is busy and a split would only add bucket reductions"
             )
         } else {
             format!(
-                "c={} gives K={} chunks ≥ P={} workers, so a whole split cannot fill idle cores \
-                 (only the last wave of {} chunks could be balanced)",
-                p.window(),
-                k,
-                workers,
+                "c={window} gives K={k} chunks ≥ P={workers} workers, so a whole split cannot \
+                 fill idle cores (only the last wave of {} chunks could be balanced)",
                 k % workers
             )
         }
     } else {
         format!(
-            "c={} gives K={} chunks < P={} workers, but splitting costs more than the idle \
-             cores it fills",
-            p.window(),
-            k,
-            workers
+            "c={window} gives K={k} chunks < P={workers} workers, but splitting costs more than \
+             the idle cores it fills"
         )
     }
 }
@@ -632,7 +491,6 @@ mod tests {
         Planner::new(spec, weights.clone(), PlanOptions::default())
             .unwrap()
             .plan(n, 2)
-            .chosen
             .window()
     }
 
@@ -679,8 +537,7 @@ mod tests {
             Planner::new(&spec, only(&base, keep), options)
                 .unwrap()
                 .plan(n, p)
-                .chosen
-                .makespan
+                .makespan()
         };
         let w = Windowing::new(spec.modulus(), 10);
         let k = w.chunks as f64;
@@ -708,8 +565,7 @@ mod tests {
             Planner::new(&spec, only(&base, keep), xyzz)
                 .unwrap()
                 .plan(n, p)
-                .chosen
-                .makespan
+                .makespan()
         };
         assert_eq!(plan("prepare"), 0.0);
         assert!(close(plan("dispatch"), 2.0 * base.dispatch));
@@ -717,8 +573,7 @@ mod tests {
             Planner::new(&spec, only(&base, "dispatch"), options)
                 .unwrap()
                 .plan(n, 1)
-                .chosen
-                .makespan,
+                .makespan(),
             0.0
         );
     }
@@ -744,18 +599,20 @@ mod tests {
             Planner::new(&spec, w.clone(), options(ifma))
                 .unwrap()
                 .plan(1 << 16, 2)
-                .chosen
         };
-        assert_eq!(plan(&weights, true).processors[0], Processor::BatchAffine);
+        assert_eq!(plan(&weights, true).processors()[0], Processor::BatchAffine);
         for w in &mut weights.windows {
             w.batch_affine_ifma.as_mut().unwrap().point = 10.0;
         }
         assert_eq!(
-            plan(&weights, true).processors[0],
+            plan(&weights, true).processors()[0],
             Processor::BatchAffineIfma
         );
         // Not where IFMA does not run.
-        assert_eq!(plan(&weights, false).processors[0], Processor::BatchAffine);
+        assert_eq!(
+            plan(&weights, false).processors()[0],
+            Processor::BatchAffine
+        );
         // Below 2^(MIN_BATCH_WINDOW - 1) buckets, XYZZ whatever the prices.
         let narrow = PlanOptions {
             window: Some(MIN_BATCH_WINDOW - 1),
@@ -764,8 +621,7 @@ mod tests {
         };
         let p = Planner::new(&spec, weights, narrow)
             .unwrap()
-            .plan(1 << 16, 2)
-            .chosen;
-        assert!(p.processors.iter().all(|&q| q == Processor::Xyzz));
+            .plan(1 << 16, 2);
+        assert!(p.processors().iter().all(|&q| q == Processor::Xyzz));
     }
 }

@@ -17,7 +17,10 @@
 //! A row reports the firing bands (maximal intervals of n, inclusive), the sizes hit, the worst
 //! slowdown = fluid cost of the decision taken / fluid cost of the better arm and the smallest n
 //! where it occurs, `harmful` = sizes where a split was taken that the oracle prices above
-//! unsplit, and two whole-space invariants: every split arm adds work (for multiexp: over the
+//! unsplit (and their bands: the misfires; gnark's issue #876 tabulates these as "fires over"
+//! and "sizes hit", which equal all firings wherever the unsplit window fills the cores, e.g. on
+//! every row of ≤ 24 cores, and differ where a split fills idle cores and wins, e.g.
+//! legacy-pr875 BW6-761 on 32 cores, C = 16, K = 24), and two whole-space invariants: every split arm adds work (for multiexp: over the
 //! unsplit plan of the same window), and the decisions depend on (NbTasks, cores) only through
 //! min(NbTasks, cores) (checked against the row with NbTasks = cores = P).
 //!
@@ -39,9 +42,10 @@ use rayon::prelude::*;
 
 use crate::curves::{CurveSpec, Group};
 use crate::plan::legacy::{legacy_curve, LegacyCurve, LegacyModel};
-use crate::plan::planner::{PlanOptions, Planner, SplitKind};
+use crate::plan::planner::{PlanOptions, Planner};
 use crate::plan::probe::{Blind, Probe, Transcript};
 use crate::plan::profile::Profile;
+use crate::plan::SplitKind;
 use crate::Error;
 
 /// The decision models the sweep compares.
@@ -193,6 +197,8 @@ pub struct Outcome {
     pub worst_n: u64,
     /// Sizes where a split was taken that the fluid oracle prices above unsplit.
     pub harmful: u64,
+    /// Maximal intervals of those sizes: the bands of the splits that lose.
+    pub harmful_bands: Vec<(u64, u64)>,
     /// Sizes where a split arm does not add work.
     pub work_not_added: u64,
     /// Maximal intervals where multiexp balances the tail (empty for gnark).
@@ -413,6 +419,7 @@ struct Tally {
     stride: u64,
     split: Vec<Runs>,
     tail: Vec<Runs>,
+    harmful_runs: Vec<Runs>,
     sizes_hit: u64,
     tail_sizes: u64,
     harmful: u64,
@@ -436,6 +443,7 @@ impl Tally {
             stride,
             split: vec![Runs::default(); stride as usize],
             tail: vec![Runs::default(); stride as usize],
+            harmful_runs: vec![Runs::default(); stride as usize],
             sizes_hit: 0,
             tail_sizes: 0,
             harmful: 0,
@@ -464,6 +472,7 @@ impl Tally {
             self.tail_gain = self.tail_gain.max(a.tail_gain).max(b.tail_gain);
         }
         if a.harmful {
+            self.harmful_runs[class].add(lo, hi, step);
             self.harmful += count;
         }
         if a.adds_work == Some(false) {
@@ -481,6 +490,7 @@ impl Tally {
             worst_slowdown,
             worst_n,
             harmful: self.harmful,
+            harmful_bands: merge_classes(&self.harmful_runs, self.stride),
             work_not_added: self.work_not_added,
             tail_bands: merge_classes(&self.tail, self.stride),
             tail_sizes: self.tail_sizes,

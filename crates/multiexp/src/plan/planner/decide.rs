@@ -1,13 +1,26 @@
-//! The planner's decision without task lists: what [`Planner::plan`] chooses, bit for bit, at a
-//! small fraction of its cost, for the sweep.
+//! The planner's decision: the one place that enumerates candidate plans and compares them.
 //!
-//! A candidate's tasks come in at most three runs of equal cost (regular chunks, the top chunk,
-//! and their cut parts), so a candidate is priced from those runs: the makespan by
-//! [`lpt_makespan_grouped`] (the same f64 loads as [`lpt_makespan`](crate::plan::makespan)),
-//! the work by the same sequential sum over tasks in chunk order as `Plan::work`. Every
-//! n-dependent comparison goes through a [`Probe`], so the sweep can solve decisions over
-//! intervals of n. `tests/sweep.rs` checks `decide` against `plan` over curves, sizes, worker
-//! counts and options.
+//! A candidate is a window c and a split (none, whole into k parts, or tail balancing of the
+//! last wave). Its tasks come in at most three runs of equal cost (regular chunks, the top
+//! chunk, and their cut parts), so a candidate is priced from those runs: the makespan by
+//! [`lpt_makespan_grouped_in`] (the same f64 loads as the executor's LPT schedule of the
+//! materialised tasks), the work by the sequential sum over tasks in chunk order. Every
+//! n-dependent comparison goes through a [`Probe`], so the sweep solves decisions over
+//! intervals of n with this same code: what the sweep proves about [`Planner::decide_probed`]
+//! holds for every plan the library runs, because [`Planner::plan`] materialises exactly the
+//! candidate this function chooses.
+//!
+//! Rules (DESIGN §3): per window c with K chunks on P workers,
+//! - unsplit: always a candidate;
+//! - whole split into k = 2..=ceil(P/K) parts: only when K < P (with K ≥ P every core already
+//!   has a chunk and a split only adds reductions and merges);
+//! - tail balancing: when K > P and the last wave is partial (r = K mod P chunks), those r
+//!   chunks cut into k = 2..=ceil(P/r) parts;
+//! - `SplitPolicy::Never`: unsplit only; `SplitPolicy::Parts(k)`: every chunk in min(k, n)
+//!   parts, taken whatever the model says.
+//!
+//! The best unsplit candidate wins unless the best split beats it by the margin; among equal
+//! makespans the one with less work wins, then the first enumerated.
 
 use std::cmp::Ordering;
 
@@ -24,14 +37,14 @@ pub struct Candidate {
     pub windowing: Windowing,
     /// The split.
     pub split: SplitKind,
-    /// Modeled wall time, ns (as `Plan::makespan`).
+    /// Modeled wall time, ns.
     pub makespan: f64,
 }
 
 /// What the planner decides for one (n, P), and the plans it weighed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Decision {
-    /// The plan that runs (`PlanReport::chosen`).
+    /// The plan that runs.
     pub chosen: Candidate,
     /// The best unsplit candidate.
     pub unsplit: Candidate,
@@ -53,7 +66,7 @@ pub struct CandidatePrice {
     pub fluid: f64,
 }
 
-/// A candidate's tasks as runs of equal cost, in task order.
+/// A candidate's tasks as runs of equal cost, in chunk order.
 #[derive(Clone, Copy, Debug)]
 struct Priced {
     candidate: Candidate,
@@ -76,13 +89,7 @@ impl Priced {
     }
 }
 
-/// Buffers reused across the candidates of one decision.
-#[derive(Default)]
-struct Scratch {
-    lpt: LptScratch,
-}
-
-/// `Planner::plan`'s order on candidates: faster, then less work.
+/// Faster, then less work.
 fn better<Pr: Probe>(a: &Priced, b: &Priced, probe: &mut Pr) -> bool {
     match probe.cmp(a.candidate.makespan, b.candidate.makespan) {
         Ordering::Less => true,
@@ -91,7 +98,7 @@ fn better<Pr: Probe>(a: &Priced, b: &Priced, probe: &mut Pr) -> bool {
     }
 }
 
-/// Keeps the first best candidate, as `Planner::plan`'s fold does.
+/// Keeps the first best candidate.
 fn keep_best<Pr: Probe>(best: &mut Option<Priced>, p: Priced, probe: &mut Pr) {
     match best {
         Some(b) if !better(&p, b, probe) => {}
@@ -99,22 +106,51 @@ fn keep_best<Pr: Probe>(best: &mut Option<Priced>, p: Priced, probe: &mut Pr) {
     }
 }
 
+/// Where the cut chunks of a tail split sit in the unsplit LPT order.
+///
+/// The executor orders tasks longest first, ties by index. Regular chunks all cost the same,
+/// so the order is the top chunk first if it costs strictly more than a regular chunk, then
+/// chunks 0, 1, ..., else chunks 0, 1, ... with the top chunk last; the last wave is the last
+/// r chunks of that order.
+pub(crate) fn tail_chunks(chunks: usize, r: usize, top_first: bool) -> std::ops::Range<usize> {
+    if top_first {
+        chunks - 1 - r..chunks - 1
+    } else {
+        chunks - r..chunks
+    }
+}
+
 impl Planner {
-    /// The decision of [`plan`](Self::plan) for `n` points on `workers` workers: the same
-    /// chosen window, split and makespan.
+    /// The decision for `n` points on `workers` workers.
     pub fn decide(&self, n: usize, workers: usize) -> Decision {
         self.decide_probed(n, workers, &mut Blind)
     }
 
     /// [`decide`](Self::decide) with every n-dependent comparison through `probe`.
     pub fn decide_probed<Pr: Probe>(&self, n: usize, workers: usize, probe: &mut Pr) -> Decision {
+        self.decide_in(n, workers, probe, &mut |_| {})
+    }
+
+    /// The decision, with every candidate weighed passed to `seen` in enumeration order.
+    pub(crate) fn decide_in<Pr: Probe>(
+        &self,
+        n: usize,
+        workers: usize,
+        probe: &mut Pr,
+        seen: &mut dyn FnMut(Candidate),
+    ) -> Decision {
         let workers = workers.max(1);
-        let mut scratch = Scratch::default();
+        let mut scratch = LptScratch::default();
         let mut unsplit: Option<Priced> = None;
         let mut split: Option<Priced> = None;
         let mut whole: Option<Priced> = None;
         for w in &self.windowings {
-            let p = self.priced(w, n, workers, SplitKind::None, &mut scratch, probe);
+            let mut weigh = |kind: SplitKind, probe: &mut Pr| {
+                let p = self.priced(w, n, workers, kind, &mut scratch, probe);
+                seen(p.candidate);
+                p
+            };
+            let p = weigh(SplitKind::None, probe);
             keep_best(&mut unsplit, p, probe);
             let k_chunks = w.chunks;
             match self.options.split {
@@ -126,8 +162,7 @@ impl Planner {
                         n.max(1)
                     };
                     if k > 1 {
-                        let s =
-                            self.priced(w, n, workers, SplitKind::Whole(k), &mut scratch, probe);
+                        let s = weigh(SplitKind::Whole(k), probe);
                         keep_best(&mut split, s, probe);
                         keep_best(&mut whole, s, probe);
                     }
@@ -138,14 +173,7 @@ impl Planner {
                             if !probe.at_least(n as u64, k as u64) {
                                 break;
                             }
-                            let s = self.priced(
-                                w,
-                                n,
-                                workers,
-                                SplitKind::Whole(k),
-                                &mut scratch,
-                                probe,
-                            );
+                            let s = weigh(SplitKind::Whole(k), probe);
                             keep_best(&mut split, s, probe);
                             keep_best(&mut whole, s, probe);
                         }
@@ -155,11 +183,13 @@ impl Planner {
                             if !probe.at_least(n as u64, k as u64) {
                                 break;
                             }
-                            let tail = SplitKind::Tail {
-                                chunks: r,
-                                parts: k,
-                            };
-                            let s = self.priced(w, n, workers, tail, &mut scratch, probe);
+                            let s = weigh(
+                                SplitKind::Tail {
+                                    chunks: r,
+                                    parts: k,
+                                },
+                                probe,
+                            );
                             keep_best(&mut split, s, probe);
                         }
                     }
@@ -200,7 +230,7 @@ impl Planner {
         probe: &mut Pr,
     ) -> CandidatePrice {
         let workers = workers.max(1);
-        let p = self.priced(w, n, workers, split, &mut Scratch::default(), probe);
+        let p = self.priced(w, n, workers, split, &mut LptScratch::default(), probe);
         let tasks: f64 = p
             .runs
             .iter()
@@ -220,6 +250,18 @@ impl Planner {
         }
     }
 
+    /// Whether the top chunk's unsplit task costs strictly more than a regular chunk's (it
+    /// then leads the LPT order; see [`tail_chunks`]).
+    pub(crate) fn top_first<Pr: Probe>(&self, w: &Windowing, n: usize, probe: &mut Pr) -> bool {
+        let top = w.chunks - 1;
+        if top == 0 {
+            return false;
+        }
+        let regular = self.task_priced(w, 0, n, 1, probe).1;
+        let top_whole = self.task_priced(w, top, n, 1, probe).1;
+        probe.cmp(top_whole, regular) == Ordering::Greater
+    }
+
     /// Prices candidate `(w, split)`: its task runs, digits, merges + Horner and makespan.
     fn priced<Pr: Probe>(
         &self,
@@ -227,7 +269,7 @@ impl Planner {
         n: usize,
         workers: usize,
         split: SplitKind,
-        scratch: &mut Scratch,
+        scratch: &mut LptScratch,
         probe: &mut Pr,
     ) -> Priced {
         let k_chunks = w.chunks;
@@ -257,13 +299,7 @@ impl Planner {
                 chunks: r,
                 parts: k,
             } => {
-                // The last wave of the unsplit LPT order: the top chunk goes first only if it
-                // costs strictly more than a regular chunk (ties keep index order).
-                // (Priced apart from `cost`: only the runs' processors count for the records.)
-                let regular = self.task_priced(w, 0, n, 1, probe).1;
-                let top_whole = self.task_priced(w, top, n, 1, probe).1;
-                let top_first = top > 0 && probe.cmp(top_whole, regular) == Ordering::Greater;
-                let runs = if top_first {
+                let runs = if self.top_first(w, n, probe) {
                     [
                         cost(0, 1, top - r, probe),
                         cost(0, k, r * k, probe),
@@ -283,7 +319,7 @@ impl Planner {
         let tail =
             self.model.merges_counted(k_chunks + extra_parts, k_chunks) + self.model.horner(w);
         let mut groups = runs;
-        let lpt = lpt_makespan_grouped_in(&mut groups, workers, probe, &mut scratch.lpt);
+        let lpt = lpt_makespan_grouped_in(&mut groups, workers, probe, scratch);
         let makespan = pre_time + lpt + tail;
         Priced {
             candidate: Candidate {
