@@ -114,26 +114,6 @@ pub fn interleave<R>(reps: usize, contenders: Vec<Contender<'_, R>>) -> Vec<Time
     out
 }
 
-/// CPU time this thread has run, ns: unlike the wall clock it does not count the time other
-/// processes of a shared machine take the core, so calibration measures the host and not its
-/// load. Falls back to the wall clock where the thread clock is unavailable.
-pub fn thread_cpu_ns() -> u64 {
-    #[cfg(unix)]
-    {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: clock_gettime writes one timespec through a valid pointer; measured reason:
-        // wall-clock samples on a loaded 2-core host were inflated up to 10x by preemption.
-        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
-            return ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64;
-        }
-    }
-    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-    START.get_or_init(Instant::now).elapsed().as_nanos() as u64
-}
-
 /// Time one closure, ms.
 pub fn time_ms<R>(f: impl FnOnce() -> R) -> (R, f64) {
     let start = Instant::now();

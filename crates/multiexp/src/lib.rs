@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 
 pub mod bucket;
+pub mod calibrate;
 pub mod curves;
 pub mod digits;
 mod error;
