@@ -21,6 +21,7 @@ use multiexp::curves::{CurveSpec, CurveVisitor};
 use multiexp::{Config, Profile, SplitPolicy};
 use serde_json::json;
 
+use crate::cmd::bench_decode::DecodeArgs;
 use crate::cmd::verify_plan::{self, Statistic, VerifyArgs};
 use crate::common::{
     interleave, load_profile, parse_size, parse_variant, Contender, Format, Stats, Variant,
@@ -313,7 +314,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     if args.decode {
-        return crate::cmd::bench_decode::run(&args);
+        return crate::cmd::bench_decode::run(&DecodeArgs {
+            curve: args.curve.clone(),
+            n: args.n.clone(),
+            threads: args.threads,
+            reps: args.reps,
+            seed: args.seed,
+            arkworks_arithmetic: args.arkworks_arithmetic,
+            format: args.format,
+        });
     }
     let (profile, source) = load_profile(args.profile.as_deref());
     let curve = args.curve.clone();

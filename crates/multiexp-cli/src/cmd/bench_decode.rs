@@ -23,10 +23,28 @@ use multiexp::Config;
 use rayon::prelude::*;
 use serde_json::json;
 
-use crate::cmd::bench::Args;
 use crate::common::{interleave, Contender, Format, Stats};
 
-struct DecodeRun<'a>(&'a Args);
+/// What `bench --decode` needs of the `bench` arguments.
+#[derive(Clone, Debug)]
+pub struct DecodeArgs {
+    /// Curve/group.
+    pub curve: String,
+    /// Sizes.
+    pub n: Vec<usize>,
+    /// Worker threads (default: all cores).
+    pub threads: Option<usize>,
+    /// Interleaved repetitions.
+    pub reps: usize,
+    /// Seed of the random inputs.
+    pub seed: u64,
+    /// Also time validation on arkworks' scalar arithmetic.
+    pub arkworks_arithmetic: bool,
+    /// Output format.
+    pub format: Format,
+}
+
+struct DecodeRun<'a>(&'a DecodeArgs);
 
 impl CurveVisitor for DecodeRun<'_> {
     type Output = anyhow::Result<()>;
@@ -212,6 +230,6 @@ fn blst_contender<'a, P: SWCurveConfig>(
 }
 
 /// Runs `multiexp bench --decode`.
-pub fn run(args: &Args) -> anyhow::Result<()> {
+pub fn run(args: &DecodeArgs) -> anyhow::Result<()> {
     multiexp::curves::visit(&args.curve, DecodeRun(args))?
 }
