@@ -136,7 +136,7 @@ fn gen_files_give_the_random_mode_result_in_every_format() {
                 path_str(&p),
                 "--scalars",
                 path_str(&s),
-                "--format",
+                "--file-format",
                 format,
             ];
             args.extend(extra);

@@ -41,9 +41,10 @@ pub struct Args {
     /// Worker threads for every contender (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Timed repetitions per contender (after one warm-up).
-    #[arg(long, default_value_t = 5)]
-    pub reps: usize,
+    /// Timed repetitions per contender, after one warm-up (default 5; with --verify-plan,
+    /// as many as fit a 3 s budget per size, from 5 to 25).
+    #[arg(long)]
+    pub reps: Option<usize>,
     /// Seed of the random inputs.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -110,6 +111,7 @@ impl CurveVisitor for BenchRun {
 
     fn visit<P: SWCurveConfig>(self, spec: &CurveSpec) -> anyhow::Result<()> {
         let (args, profile) = (self.0, self.1);
+        let reps = args.reps.unwrap_or(DEFAULT_REPS);
         let threads = args.threads.unwrap_or_else(multiexp::exec::available_cores);
         let mut json_rows = Vec::new();
         let mut csv_rows: Vec<String> = Vec::new();
@@ -142,7 +144,7 @@ impl CurveVisitor for BenchRun {
                             }
                         })
                         .collect();
-                    let timed = interleave(args.reps, contenders);
+                    let timed = interleave(reps, contenders);
                     let agree = agree(timed.iter().map(|t| &t.result))?;
                     let stats: Vec<Stats> = timed.iter().map(|t| Stats::of(&t.samples)).collect();
                     let best = stats.iter().map(|s| s.median).fold(f64::INFINITY, f64::min);
@@ -161,7 +163,7 @@ impl CurveVisitor for BenchRun {
                     if args.format == Format::Table {
                         println!(
                             "{} n={} threads={} reps={} (interleaved; ratio = median / best median)",
-                            spec.name, n, threads, args.reps
+                            spec.name, n, threads, reps
                         );
                         println!(
                             "{:<14} {:>11} {:>11} {:>8}  plan",
@@ -172,7 +174,7 @@ impl CurveVisitor for BenchRun {
                         let ratio = s.median / best;
                         match args.format {
                             Format::Json => json_rows.push(json!({
-                                "variant": t.name, "n": n, "threads": threads, "reps": args.reps,
+                                "variant": t.name, "n": n, "threads": threads, "reps": reps,
                                 "min_ms": s.min, "median_ms": s.median, "ratio_to_best": ratio,
                                 "plan": plan, "agree": agree,
                             })),
@@ -198,18 +200,19 @@ impl CurveVisitor for BenchRun {
                     for peer in &args.vs {
                         contenders.push(peers::contender(peer, spec.name, pts, scs, threads)?);
                     }
-                    let timed = interleave(args.reps, contenders);
+                    let timed = interleave(reps, contenders);
                     let agree = agree(timed.iter().map(|t| &t.result))?;
                     let stats: Vec<Stats> = timed.iter().map(|t| Stats::of(&t.samples)).collect();
                     let ours = stats[0].median;
                     if args.format == Format::Table {
                         println!(
-                            "{} n={} threads={} reps={} (interleaved; ratio = multiexp median / median)",
-                            spec.name, n, threads, args.reps
+                            "{} n={} threads={} reps={} (interleaved; 'vs multiexp' = the \
+                             library's median time / multiexp's: above 1, multiexp is faster)",
+                            spec.name, n, threads, reps
                         );
                         println!(
-                            "{:<12} {:>11} {:>11} {:>8}",
-                            "library", "min ms", "median ms", "ratio"
+                            "{:<12} {:>11} {:>11} {:>12}",
+                            "library", "min ms", "median ms", "vs multiexp"
                         );
                     }
                     for (t, s) in timed.iter().zip(&stats) {
@@ -228,17 +231,20 @@ impl CurveVisitor for BenchRun {
                         }
                         csv_rows.push(format!(
                             "{},{},{},{},{},{:.4},{:.4},{:.4},{}",
-                            t.name, spec.name, n, threads, args.reps, s.min, s.median, ratio, agree
+                            t.name, spec.name, n, threads, reps, s.min, s.median, ratio, agree
                         ));
                         match args.format {
                             Format::Json => json_rows.push(json!({
                                 "library": t.name, "name": t.name, "curve": spec.name, "n": n,
-                                "threads": threads, "reps": args.reps, "min_ms": s.min,
+                                "threads": threads, "reps": reps, "min_ms": s.min,
                                 "median_ms": s.median, "ratio": ratio, "agree": agree,
                             })),
                             Format::Table => println!(
-                                "{:<12} {:>11.3} {:>11.3} {:>8.3}",
-                                t.name, s.min, s.median, ratio
+                                "{:<12} {:>11.3} {:>11.3} {:>11.2}x",
+                                t.name,
+                                s.min,
+                                s.median,
+                                s.median / ours
                             ),
                         }
                     }
@@ -269,7 +275,7 @@ impl CurveVisitor for BenchRun {
                 path,
                 &format!(
                     "multiexp bench --vs: {}, {threads} threads (median of {} interleaved reps)",
-                    spec.name, args.reps
+                    spec.name, reps
                 ),
                 &[Panel {
                     y_label: "median time, ms",
@@ -303,6 +309,9 @@ fn agree<'a, P: SWCurveConfig>(
     Ok(same)
 }
 
+/// Timed repetitions per contender unless `--reps` says otherwise.
+pub const DEFAULT_REPS: usize = 5;
+
 /// Runs `multiexp bench`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(t) = args.threads {
@@ -313,12 +322,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             peers::pin_threads(t)?;
         }
     }
+    if args.reps == Some(0) {
+        anyhow::bail!("--reps must be at least 1");
+    }
     if args.decode {
         return crate::cmd::bench_decode::run(&DecodeArgs {
             curve: args.curve.clone(),
             n: args.n.clone(),
             threads: args.threads,
-            reps: args.reps,
+            reps: args.reps.unwrap_or(DEFAULT_REPS),
             seed: args.seed,
             arkworks_arithmetic: args.arkworks_arithmetic,
             format: args.format,

@@ -11,7 +11,7 @@ pub fn run() -> anyhow::Result<()> {
         curve: "bn254-g1".into(),
         n: vec![1 << 16],
         threads: None,
-        reps: 5,
+        reps: None,
         seed: 1,
         compare: None,
         vs: vec!["arkworks".into()],

@@ -1,7 +1,7 @@
 //! `multiexp gen`: writes deterministic random points and scalars in the formats `msm` reads,
 //! for examples, tests and benchmarks.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use ark_ec::short_weierstrass::SWCurveConfig;
 use clap::{Parser, ValueEnum};
@@ -38,10 +38,10 @@ pub struct Args {
     /// Where to write the scalars.
     #[arg(long)]
     pub scalars: PathBuf,
-    /// Format of both files.
+    /// Format of both files (`msm --points-format` / `--scalars-format` read them back).
     #[arg(long, value_enum, default_value_t)]
-    pub format: GenFormat,
-    /// Binary points uncompressed (with --format bin).
+    pub file_format: GenFormat,
+    /// Binary points uncompressed (with --file-format bin).
     #[arg(long)]
     pub uncompressed: bool,
     /// Hex scalars little-endian (read them back with `msm --scalars-le`).
@@ -56,12 +56,24 @@ impl CurveVisitor for GenRun {
 
     fn visit<P: SWCurveConfig>(self, spec: &CurveSpec) -> anyhow::Result<()> {
         let args = self.0;
-        if args.uncompressed && args.format == GenFormat::Hex {
-            anyhow::bail!("hex points are always compressed; use --format bin --uncompressed");
+        if args.uncompressed && args.file_format == GenFormat::Hex {
+            anyhow::bail!("hex points are always compressed; use --file-format bin --uncompressed");
+        }
+        if args.n == 0 {
+            anyhow::bail!(
+                "--n must be at least 1: `multiexp msm` refuses an input without elements"
+            );
+        }
+        if same_file(&args.points, &args.scalars) {
+            anyhow::bail!(
+                "--points and --scalars name the same file ({}): the scalars would overwrite \
+                 the points",
+                args.points.display()
+            );
         }
         let points = multiexp::sample::points::<P>(args.n, args.seed);
         let scalars = multiexp::sample::scalars::<P::ScalarField>(args.n, args.seed);
-        let (point_bytes, scalar_bytes) = match args.format {
+        let (point_bytes, scalar_bytes) = match args.file_format {
             GenFormat::Hex => {
                 let endianness = if args.scalars_le {
                     Endianness::Little
@@ -94,6 +106,28 @@ impl CurveVisitor for GenRun {
             args.seed
         );
         Ok(())
+    }
+}
+
+/// Whether two paths name one file: the same path, or (where both exist) the same file
+/// through another spelling or a link.
+fn same_file(a: &Path, b: &Path) -> bool {
+    if a == b {
+        return true;
+    }
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => {
+            // A file that does not exist yet: compare its directory and name.
+            let parent = |p: &Path| {
+                let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
+                dir.map_or_else(
+                    || std::env::current_dir().ok(),
+                    |d| std::fs::canonicalize(d).ok(),
+                )
+            };
+            a.file_name() == b.file_name() && parent(a).is_some() && parent(a) == parent(b)
+        }
     }
 }
 

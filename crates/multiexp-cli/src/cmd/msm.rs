@@ -121,8 +121,9 @@ pub struct Args {
     /// the built-in one).
     #[arg(long)]
     pub profile: Option<std::path::PathBuf>,
-    /// Output format.
-    #[arg(long = "output-format", alias = "format", value_enum, default_value_t)]
+    /// Output format: a table, the result alone as hex, or JSON (as `--format` of every
+    /// command; the input files' formats are --points-format and --scalars-format).
+    #[arg(long = "format", alias = "output-format", value_enum, default_value_t)]
     pub output_format: OutputFormat,
 }
 

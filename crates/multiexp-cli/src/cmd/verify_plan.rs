@@ -39,8 +39,9 @@ pub struct VerifyArgs {
     pub range: (usize, usize),
     /// Worker threads.
     pub threads: usize,
-    /// Least timed repetitions per variant (more for small n).
-    pub reps: usize,
+    /// Timed repetitions per variant; `None`: as many as fit [`BUDGET_NS`] per size, from
+    /// [`MIN_REPS`] to [`MAX_REPS`].
+    pub reps: Option<usize>,
     /// Seed of the inputs.
     pub seed: u64,
     /// Windows timed around the chosen one.
@@ -61,6 +62,9 @@ pub struct VerifyArgs {
 
 /// Timing budget per n, ns: small sizes get more repetitions, up to `MAX_REPS`.
 const BUDGET_NS: f64 = 3e9;
+/// The fewest repetitions per variant without `--reps`.
+const MIN_REPS: usize = 5;
+/// The most repetitions per variant without `--reps`.
 const MAX_REPS: usize = 25;
 
 /// Slowdown within which the choice counts as a match, and the bound it must never exceed.
@@ -274,8 +278,17 @@ impl CurveVisitor for VerifyRun {
             let (names, plans): (Vec<String>, Vec<Plan>) =
                 variants::<P>(n, &base, args.span)?.into_iter().unzip();
             let predicted = plans[0].makespan();
-            let reps = ((BUDGET_NS / (plans.len() as f64 * predicted.max(1.0))).ceil() as usize)
-                .clamp(args.reps, MAX_REPS.max(args.reps));
+            let reps = args.reps.unwrap_or_else(|| {
+                ((BUDGET_NS / (plans.len() as f64 * predicted.max(1.0))).ceil() as usize)
+                    .clamp(MIN_REPS, MAX_REPS)
+            });
+            eprintln!(
+                "verify-plan {}: n = {n} ({} of {}), {} variants x {reps} reps",
+                spec.name,
+                results.len() + 1,
+                ns.len(),
+                plans.len()
+            );
             let (pts, scs) = (&points[..n], &scalars[..n]);
             let contenders = plans
                 .iter()
