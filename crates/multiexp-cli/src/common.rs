@@ -5,8 +5,8 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use multiexp::plan::discovery::{resolve_profile, ProfileSearch};
-use multiexp::plan::ProfileSource;
+use multiexp::profile::ProfileSource;
+use multiexp::profile::{resolve_profile, ProfileSearch};
 use multiexp::Profile;
 
 use clap::ValueEnum;

@@ -182,3 +182,25 @@ fn the_plan_table_explains_its_terms() {
         assert!(table.contains(term), "{term} is not explained:\n{table}");
     }
 }
+
+/// Formerly `plan --cores 18446744073709551615` panicked (exit 101) and `--cores 2^40`
+/// aborted on an allocation.
+#[test]
+fn absurd_core_counts_exit_2_with_the_maximum_named() {
+    for cores in ["18446744073709551615", "2^40", "65537"] {
+        let out = multiexp(&[
+            "plan", "--curve", "bn254-g1", "--n", "2^20", "--cores", cores,
+        ]);
+        assert_eq!(out.status.code(), Some(2), "--cores {cores}");
+        assert!(
+            text(&out.stderr).contains("at most 65536"),
+            "--cores {cores}: {}",
+            text(&out.stderr)
+        );
+    }
+    let out = multiexp(&[
+        "plan", "--curve", "bn254-g1", "--n", "2^20", "--cores", "2^16",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("not shown"));
+}

@@ -39,7 +39,7 @@ fn stderr(out: &Output) -> String {
 
 /// Points with the awkward cases in: infinity, repeats, a point and its negation.
 fn awkward_points(n: usize) -> Vec<Affine<G1>> {
-    let mut points = multiexp::sample::points::<G1>(n, 11);
+    let mut points = multiexp::unstable::sample::points::<G1>(n, 11);
     points[0] = Affine::identity();
     points[1] = points[2];
     points[3] = -points[4];
@@ -54,7 +54,7 @@ fn msm_on_bls12_381_hex_files_agrees_with_arkworks() {
     let dir = scratch("agree");
     let n = 3000;
     let points = awkward_points(n);
-    let mut scalars = multiexp::sample::scalars::<Fr>(n, 12);
+    let mut scalars = multiexp::unstable::sample::scalars::<Fr>(n, 12);
     scalars[5] = Fr::from(0u64);
     scalars[6] = -Fr::ONE;
     let expected = G1Projective::msm(&points, &scalars).unwrap().into_affine();
@@ -166,8 +166,8 @@ fn gen_files_give_the_random_mode_result_in_every_format() {
 #[test]
 fn bad_files_exit_2_naming_file_and_line() {
     let dir = scratch("bad");
-    let points = multiexp::sample::points::<G1>(4, 1);
-    let scalars = multiexp::sample::scalars::<Fr>(4, 1);
+    let points = multiexp::unstable::sample::points::<G1>(4, 1);
+    let scalars = multiexp::unstable::sample::scalars::<Fr>(4, 1);
     let (p, s) = (dir.join("points.hex"), dir.join("scalars.hex"));
     let mut text = input::points_to_hex(&points);
     text.insert_str(0, "# four points\n");
@@ -277,13 +277,16 @@ fn garbage_never_makes_the_binary_panic() {
     let good_scalars = dir.join("s.hex");
     std::fs::write(
         &good_scalars,
-        input::scalars_to_hex(&multiexp::sample::scalars::<Fr>(2, 1), Endianness::Big),
+        input::scalars_to_hex(
+            &multiexp::unstable::sample::scalars::<Fr>(2, 1),
+            Endianness::Big,
+        ),
     )
     .unwrap();
     let good_points = dir.join("p.hex");
     std::fs::write(
         &good_points,
-        input::points_to_hex(&multiexp::sample::points::<G1>(2, 1)),
+        input::points_to_hex(&multiexp::unstable::sample::points::<G1>(2, 1)),
     )
     .unwrap();
     for round in 0..12 {
@@ -341,8 +344,8 @@ const README_RESULT: &str = "8be2ab4e05669a3b6e33d132ade1cfa09ce9927935d4f82a412
 fn readme_worked_example_gives_arkworks_result() {
     let readme = include_str!("../../../README.md");
     assert!(readme.contains(README_RESULT));
-    let points = multiexp::sample::points::<G1>(4096, 1);
-    let scalars = multiexp::sample::scalars::<Fr>(4096, 1);
+    let points = multiexp::unstable::sample::points::<G1>(4096, 1);
+    let scalars = multiexp::unstable::sample::scalars::<Fr>(4096, 1);
     let expected = G1Projective::msm(&points, &scalars).unwrap().into_affine();
     assert_eq!(input::point_to_hex(&expected), README_RESULT);
     // The README's two commands, verbatim but for the directory.

@@ -41,7 +41,7 @@ use crate::bucket::{batch_size, ifma_batch_size, BucketSet, Processor, Records, 
 use crate::curves::{CurveSpec, CurveVisitor};
 use crate::digits::{Windowing, MAX_WINDOW};
 use crate::plan::cost::CostModel;
-use crate::plan::profile::{Host, Profile, TaskWeights, Weights, WindowWeights, MULTIEXP_VERSION};
+use crate::profile::{Host, Profile, TaskWeights, Weights, WindowWeights, MULTIEXP_VERSION};
 use crate::Error;
 
 /// The curves calibration measures unless told otherwise: the G1 groups most MSMs run on.

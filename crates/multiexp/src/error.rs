@@ -1,7 +1,7 @@
 //! The library's typed errors: each says which input, which index, and what was expected.
 
 /// Everything that can go wrong in a multiexp call. No input makes the library panic.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// The point and scalar slices have different lengths.
@@ -41,8 +41,22 @@ pub enum Error {
     /// A thread count of zero.
     #[error("thread count must be at least 1")]
     InvalidThreads,
-    /// A forced split into zero parts.
-    #[error("a split must have at least 1 part, got {parts}")]
+    /// A thread or core count above the documented maximum.
+    #[error("{threads} threads asked for; at most {max} are supported")]
+    TooManyThreads {
+        /// The count asked for.
+        threads: usize,
+        /// The maximum, [`crate::MAX_THREADS`].
+        max: usize,
+    },
+    /// A split margin that is not a fraction in [0, 1).
+    #[error("split margin {margin} is not a number in [0, 1)")]
+    InvalidMargin {
+        /// The margin asked for.
+        margin: f64,
+    },
+    /// A forced split into zero parts, or into more than the planner's maximum.
+    #[error("a split must have between 1 and 65536 parts, got {parts}")]
     InvalidSplit {
         /// The number of parts asked for.
         parts: usize,

@@ -10,7 +10,7 @@
 //! Instrumentation: with `trace` on, every task records its worker and its start and end
 //! (ns since the run began); off, nothing is measured.
 
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
@@ -63,13 +63,21 @@ pub fn available_cores() -> usize {
         .unwrap_or(1)
 }
 
-/// The process-wide pool of exactly `workers` threads, built on first use.
-fn pool(workers: usize) -> Result<&'static ThreadPool, Error> {
-    static POOLS: OnceLock<Mutex<Vec<(usize, &'static ThreadPool)>>> = OnceLock::new();
-    let pools = POOLS.get_or_init(|| Mutex::new(Vec::new()));
-    let mut pools = pools.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, p)) = pools.iter().find(|(w, _)| *w == workers) {
-        return Ok(p);
+/// The workers the calling context allows: the threads of the rayon pool the call runs in
+/// (the caller's pool when called inside one, else rayon's global pool, whose size honours
+/// `RAYON_NUM_THREADS`), at most the available cores.
+pub fn available_workers() -> usize {
+    rayon::current_num_threads().clamp(1, available_cores())
+}
+
+/// A pool of exactly `workers` threads for runs that oversubscribe the caller's pool. One is
+/// kept for the next run of the same size; a run of another size replaces it, so at most one
+/// such pool outlives the runs that use it.
+fn oversubscribed_pool(workers: usize) -> Result<Arc<ThreadPool>, Error> {
+    static KEPT: Mutex<Option<Arc<ThreadPool>>> = Mutex::new(None);
+    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(p) = kept.as_ref().filter(|p| p.current_num_threads() == workers) {
+        return Ok(p.clone());
     }
     let built = rayon::ThreadPoolBuilder::new()
         .num_threads(workers)
@@ -78,13 +86,15 @@ fn pool(workers: usize) -> Result<&'static ThreadPool, Error> {
         .map_err(|e| Error::ThreadPool {
             reason: e.to_string(),
         })?;
-    let leaked: &'static ThreadPool = Box::leak(Box::new(built));
-    pools.push((workers, leaked));
-    Ok(leaked)
+    let pool = Arc::new(built);
+    *kept = Some(pool.clone());
+    Ok(pool)
 }
 
-/// Runs `f(w, items[w])` on worker w for every w, each on its own thread of the pool of
-/// `items.len()` workers; returns the results in worker order. One item runs inline.
+/// Runs `f(w, items[w])` for every worker w = 0..items.len() at once, each as its own job,
+/// and returns the results in worker order. The jobs run on the caller's rayon pool (the
+/// global one outside any pool) when it has a thread per worker, else on a pool of exactly
+/// that many threads; one item runs inline.
 pub fn on_workers<T: Send, R: Send>(
     items: Vec<T>,
     f: impl Fn(usize, T) -> R + Sync,
@@ -93,15 +103,20 @@ pub fn on_workers<T: Send, R: Send>(
     if workers <= 1 {
         return Ok(items.into_iter().map(|t| f(0, t)).collect());
     }
-    let slots: Vec<Mutex<Option<T>>> = items.into_iter().map(|t| Mutex::new(Some(t))).collect();
-    let pool = pool(workers)?;
-    let results = pool.broadcast(|ctx| {
-        let item = slots[ctx.index()]
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take();
-        item.map(|t| f(ctx.index(), t))
-    });
+    let mut results: Vec<Option<R>> = (0..workers).map(|_| None).collect();
+    let run = |results: &mut Vec<Option<R>>| {
+        rayon::scope(|scope| {
+            for ((w, item), slot) in items.into_iter().enumerate().zip(results.iter_mut()) {
+                let f = &f;
+                scope.spawn(move |_| *slot = Some(f(w, item)));
+            }
+        })
+    };
+    if workers <= rayon::current_num_threads() {
+        run(&mut results);
+    } else {
+        oversubscribed_pool(workers)?.install(|| run(&mut results));
+    }
     Ok(results.into_iter().flatten().collect())
 }
 
@@ -283,7 +298,8 @@ fn execute_streamed<P: SWCurveConfig>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::{PlanOptions, Planner, Profile};
+    use crate::plan::planner::{PlanOptions, Planner};
+    use crate::profile::Profile;
     use crate::Processor;
     use ark_ec::VariableBaseMSM;
 

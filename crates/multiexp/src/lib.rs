@@ -1,19 +1,30 @@
 #![doc = include_str!("../../../README.md")]
 #![deny(missing_docs)]
 
+// Engine modules: crate-private once the bucket layer's rewrite lands (its public items then
+// become `pub(crate)` under `#![deny(unreachable_pub)]`); until then reached through
+// `unstable`, never by path.
+#[doc(hidden)]
 pub mod bucket;
 pub mod calibrate;
 pub mod curves;
+#[doc(hidden)]
 pub mod digits;
 mod error;
+#[doc(hidden)]
 pub mod exec;
 #[cfg(target_arch = "x86_64")]
+#[doc(hidden)]
 pub mod ifma;
 pub mod input;
+#[doc(hidden)]
 pub mod inverse;
-pub mod plan;
+mod plan;
+pub mod profile;
+#[doc(hidden)]
 pub mod reduce;
-pub mod sample;
+mod sample;
+pub mod unstable;
 
 use std::any::TypeId;
 
@@ -21,13 +32,18 @@ use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ff::Zero;
 
 pub use bucket::Processor;
-pub use curves::{CurveSpec, Group};
 pub use error::Error;
-pub use exec::Trace;
-pub use plan::{
-    ChunkTask, Plan, PlanOptions, PlanReport, Planner, Profile, ProfileChoice, SplitKind,
-    SplitPolicy,
-};
+pub use exec::{TaskRecord, Trace};
+pub use plan::layout::{ChunkTask, Plan, PlanReport, SplitKind};
+pub use plan::planner::SplitPolicy;
+pub use profile::{Profile, ProfileChoice};
+
+use curves::spec_of;
+use plan::planner::{PlanOptions, Planner};
+
+/// The most worker threads a [`Config`] may ask for (and the most cores the planner models):
+/// 2^16. Beyond it planning and thread pools would cost more than any MSM gains.
+pub const MAX_THREADS: usize = 1 << 16;
 
 /// How to run an MSM. The default chooses everything: all available cores, the planner's
 /// window, processor and split.
@@ -45,44 +61,41 @@ pub struct Config {
     pub processor: Option<Processor>,
     /// Force the batch size of the batch-affine processors (experiments).
     pub batch: Option<usize>,
-    /// The split margin (fraction); `None`: [`plan::DEFAULT_MARGIN`].
+    /// The split margin (fraction in [0, 1)); `None`: [`unstable::DEFAULT_MARGIN`] (3%).
     pub margin: Option<f64>,
     /// The cost profile: by default this process's ([`ProfileChoice::Discovered`]).
     pub profile: ProfileChoice,
 }
 
 impl Config {
-    /// Effective parallelism P = min(threads, available cores) (or exactly `threads` when
-    /// oversubscribing).
+    /// Effective parallelism P = min(threads, the threads of the caller's rayon pool (the
+    /// global pool outside any, which honours `RAYON_NUM_THREADS`), available cores); exactly
+    /// `threads` when oversubscribing. At most [`MAX_THREADS`].
     pub fn workers(&self) -> Result<usize, Error> {
-        let cores = exec::available_cores();
+        let allowed = exec::available_workers();
         match self.threads {
             Some(0) => Err(Error::InvalidThreads),
+            Some(t) if t > MAX_THREADS => Err(Error::TooManyThreads {
+                threads: t,
+                max: MAX_THREADS,
+            }),
             Some(t) if self.oversubscribe => Ok(t),
-            Some(t) => Ok(t.min(cores)),
-            None => Ok(cores),
+            Some(t) => Ok(t.min(allowed)),
+            None => Ok(allowed),
         }
     }
 
     /// The planner options this config asks for.
-    pub fn plan_options(&self) -> PlanOptions {
+    pub(crate) fn plan_options(&self) -> PlanOptions {
         PlanOptions {
             window: self.window,
             split: self.split,
-            margin: self.margin.unwrap_or(plan::DEFAULT_MARGIN),
+            margin: self.margin.unwrap_or(plan::planner::DEFAULT_MARGIN),
             processor: self.processor,
             batch: self.batch,
             ifma: false,
         }
     }
-}
-
-/// The catalogue spec of `P`, or a spec named `custom` for a curve outside the catalogue.
-pub fn spec_of<P: SWCurveConfig>() -> CurveSpec {
-    curves::specs()
-        .into_iter()
-        .find(|s| s.type_id == TypeId::of::<P>())
-        .unwrap_or_else(|| CurveSpec::of::<P>("custom", "custom", Group::G1))
 }
 
 /// Plans an MSM of `n` points on curve `P` under `config`: the chosen plan, every candidate

@@ -24,7 +24,7 @@ fn unhex(s: &str) -> Vec<u8> {
 
 /// Valid hex lines of `P`'s points.
 fn good_lines<P: SWCurveConfig>(n: usize) -> Vec<String> {
-    let points = multiexp::sample::points::<P>(n, 3);
+    let points = multiexp::unstable::sample::points::<P>(n, 3);
     input::points_to_hex(&points)
         .lines()
         .map(str::to_string)
@@ -155,7 +155,7 @@ fn wrong_line_length_reports_expected_and_found_bytes() {
         },
     );
     // An uncompressed point on a hex line is the wrong length too.
-    let p = multiexp::sample::points::<Bls381G1>(1, 1)[0];
+    let p = multiexp::unstable::sample::points::<Bls381G1>(1, 1)[0];
     let err = with_bad_line::<Bls381G1>(
         4,
         hex(&input::encode_point(&p, PointEncoding::Zcash, false)),
@@ -374,7 +374,7 @@ fn binary_points(bytes: &[u8], compressed: Option<bool>) -> InputError {
 
 #[test]
 fn binary_length_errors_name_the_byte_offset() {
-    let points = multiexp::sample::points::<Bls381G1>(3, 1);
+    let points = multiexp::unstable::sample::points::<Bls381G1>(3, 1);
     let file = uncompressed_file(&points);
     assert_eq!(file.len(), 8 + 3 * 96);
     let err = binary_points(&file[..5], None);
@@ -423,7 +423,7 @@ fn binary_length_errors_name_the_byte_offset() {
 
 #[test]
 fn binary_point_flags_and_curve_are_checked_at_the_record_offset() {
-    let points = multiexp::sample::points::<Bls381G1>(3, 1);
+    let points = multiexp::unstable::sample::points::<Bls381G1>(3, 1);
     let mut file = uncompressed_file(&points);
     file[8 + 96] |= 0x80;
     let err = binary_points(&file, None);
@@ -487,7 +487,7 @@ fn zero_coordinates_without_the_infinity_flag_are_not_on_the_curve() {
 
 #[test]
 fn arkworks_uncompressed_sign_bit_must_match_y() {
-    let points = multiexp::sample::points::<Bn254G1>(2, 1);
+    let points = multiexp::unstable::sample::points::<Bn254G1>(2, 1);
     let mut file = input::points_to_binary(&points, false);
     assert_eq!(file.len(), 8 + 2 * 64);
     file[8 + 64 + 63] ^= 0x80;

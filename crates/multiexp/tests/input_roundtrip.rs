@@ -14,7 +14,7 @@ use proptest::test_runner::RngSeed;
 /// Random subgroup points with the point at infinity and negations mixed in where `specials`
 /// has bits set.
 fn points_with_specials<P: SWCurveConfig>(n: usize, seed: u64, specials: u32) -> Vec<Affine<P>> {
-    let mut points = multiexp::sample::points::<P>(n, seed);
+    let mut points = multiexp::unstable::sample::points::<P>(n, seed);
     for (i, p) in points.iter_mut().enumerate() {
         match (specials >> (2 * (i % 16))) & 3 {
             1 => *p = Affine::identity(),
@@ -96,7 +96,7 @@ fn point_round_trips<P: SWCurveConfig>(n: usize, seed: u64, specials: u32) {
 }
 
 fn scalar_round_trips<F: PrimeField>(n: usize, seed: u64) {
-    let scalars = multiexp::sample::scalars::<F>(n, seed);
+    let scalars = multiexp::unstable::sample::scalars::<F>(n, seed);
     for endianness in [Endianness::Big, Endianness::Little] {
         let text = input::scalars_to_hex(&scalars, endianness);
         let options = ScalarOptions {

@@ -4,8 +4,9 @@ mod common;
 
 use ark_ec::short_weierstrass::SWCurveConfig;
 use multiexp::curves::{self, CurveSpec};
-use multiexp::plan::{PlanOptions, Planner, Profile, SplitKind, SplitPolicy};
+use multiexp::unstable::{PlanOptions, Planner};
 use multiexp::{execute_plan, Config};
+use multiexp::{Profile, SplitKind, SplitPolicy};
 use proptest::prelude::*;
 
 fn planner(spec: &CurveSpec, options: PlanOptions) -> Planner {
@@ -94,7 +95,7 @@ fn chosen_plan_is_no_slower_than_unsplit_and_beaten_by_less_than_the_margin() {
 
 #[test]
 fn decisions_depend_on_threads_only_through_effective_parallelism() {
-    let cores = multiexp::exec::available_cores();
+    let cores = multiexp::unstable::available_cores();
     for n in [100, 5000, 1 << 16, 1 << 20] {
         let reference = multiexp::plan_for::<ark_bn254::g1::Config>(
             n,
@@ -148,7 +149,7 @@ fn tail_balancing_cuts_only_the_last_wave() {
                         .find(|u| u.window() == cand.window() && !u.is_split())
                         .unwrap();
                     let costs: Vec<f64> = unsplit.tasks().iter().map(|t| t.cost).collect();
-                    let order = multiexp::plan::makespan::lpt_order(&costs);
+                    let order = multiexp::unstable::makespan::lpt_order(&costs);
                     let mut last_wave = order[order.len() - chunks..].to_vec();
                     last_wave.sort_unstable();
                     let cut: Vec<usize> = (0..cand.chunks())
@@ -193,7 +194,7 @@ fn forced_policies_are_honoured() {
 fn split_vectors_agree<P: SWCurveConfig>(n: usize, parts: Vec<usize>, c: u32, workers: usize) {
     let (points, scalars) = common::inputs::<P>(n, 5);
     let expected = common::naive(&points, &scalars);
-    let spec = multiexp::spec_of::<P>();
+    let spec = multiexp::curves::spec_of::<P>();
     let pl = planner(
         &spec,
         PlanOptions {

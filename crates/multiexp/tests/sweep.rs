@@ -2,9 +2,10 @@
 //! equals brute force.
 
 use multiexp::curves::{self, CurveSpec};
-use multiexp::plan::sweep::{sweep, Policy, SweepModel, SweepSpec};
-use multiexp::plan::{PlanOptions, Planner, Profile, SplitKind, SplitPolicy};
+use multiexp::unstable::sweep::{sweep, Policy, SweepModel, SweepSpec};
+use multiexp::unstable::{PlanOptions, Planner};
 use multiexp::Processor;
+use multiexp::{Profile, SplitKind, SplitPolicy};
 
 fn planner(spec: &CurveSpec, options: PlanOptions) -> Planner {
     Planner::new(spec, Profile::builtin().weights(spec), options).unwrap()
@@ -76,7 +77,7 @@ fn the_plan_that_runs_is_the_decided_candidate_bit_for_bit() {
                         n,
                         p,
                         d.chosen.split,
-                        &mut multiexp::plan::probe::Blind,
+                        &mut multiexp::unstable::probe::Blind,
                     );
                     assert_eq!(price.work.to_bits(), plan.work().to_bits(), "{what}");
                     assert_eq!(
@@ -92,16 +93,16 @@ fn the_plan_that_runs_is_the_decided_candidate_bit_for_bit() {
                         n,
                         p,
                         plan.uses_ifma(),
-                        &mut multiexp::plan::probe::Blind,
+                        &mut multiexp::unstable::probe::Blind,
                     );
-                    let lpt = multiexp::plan::makespan::lpt(&costs, p);
+                    let lpt = multiexp::unstable::makespan::lpt(&costs, p);
                     assert_eq!(
                         (phases + lpt.makespan + tail).to_bits(),
                         plan.makespan().to_bits(),
                         "{what}: the schedule of the materialised tasks"
                     );
                     assert_eq!(lpt.workers, plan.schedule(), "{what}");
-                    let fluid = phases + multiexp::plan::makespan::fluid(&costs, p) + tail;
+                    let fluid = phases + multiexp::unstable::makespan::fluid(&costs, p) + tail;
                     assert_eq!(price.fluid.to_bits(), fluid.to_bits(), "{what}");
                 }
             }
@@ -215,7 +216,7 @@ fn multiexp_never_splits_at_a_loss_under_the_fluid_oracle() {
         &spec_of(
             &[SweepModel::Multiexp],
             &names,
-            &multiexp::plan::sweep::DEFAULT_CORES,
+            &multiexp::unstable::sweep::DEFAULT_CORES,
             (2, 1 << 24),
             false,
         ),

@@ -112,13 +112,15 @@ impl CurveVisitor for BenchRun {
     fn visit<P: SWCurveConfig>(self, spec: &CurveSpec) -> anyhow::Result<()> {
         let (args, profile) = (self.0, self.1);
         let reps = args.reps.unwrap_or(DEFAULT_REPS);
-        let threads = args.threads.unwrap_or_else(multiexp::exec::available_cores);
+        let threads = args
+            .threads
+            .unwrap_or_else(multiexp::unstable::available_cores);
         let mut json_rows = Vec::new();
         let mut csv_rows: Vec<String> = Vec::new();
         let mut plot: Vec<Series> = Vec::new();
         for &n in &args.n {
-            let points = multiexp::sample::points::<P>(n, args.seed);
-            let scalars = multiexp::sample::scalars::<P::ScalarField>(n, args.seed);
+            let points = multiexp::unstable::sample::points::<P>(n, args.seed);
+            let scalars = multiexp::unstable::sample::scalars::<P::ScalarField>(n, args.seed);
             let config = |split| Config {
                 threads: Some(threads),
                 split,

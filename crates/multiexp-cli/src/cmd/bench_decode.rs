@@ -51,14 +51,16 @@ impl CurveVisitor for DecodeRun<'_> {
 
     fn visit<P: SWCurveConfig>(self, spec: &CurveSpec) -> anyhow::Result<()> {
         let args = self.0;
-        let threads = args.threads.unwrap_or_else(multiexp::exec::available_cores);
+        let threads = args
+            .threads
+            .unwrap_or_else(multiexp::unstable::available_cores);
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()?;
         let mut rows = Vec::new();
         for &n in &args.n {
-            let points = multiexp::sample::points::<P>(n, args.seed);
-            let scalars = multiexp::sample::scalars::<P::ScalarField>(n, args.seed);
+            let points = multiexp::unstable::sample::points::<P>(n, args.seed);
+            let scalars = multiexp::unstable::sample::scalars::<P::ScalarField>(n, args.seed);
             let hex = pool.install(|| input::points_to_hex(&points));
             let binary = input::points_to_binary(&points, false);
             let full = PointOptions::default();

@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::Parser;
 use indicatif::{ProgressBar, ProgressStyle};
 use multiexp::calibrate::{calibrate, rounds, CalibrateOptions, Progress, DEFAULT_CURVES};
-use multiexp::plan::discovery::default_profile_path;
+use multiexp::profile::default_profile_path;
 
 /// Arguments of `multiexp calibrate`.
 #[derive(Parser, Debug, Clone)]

@@ -71,8 +71,8 @@ impl CurveVisitor for GenRun {
                 args.points.display()
             );
         }
-        let points = multiexp::sample::points::<P>(args.n, args.seed);
-        let scalars = multiexp::sample::scalars::<P::ScalarField>(args.n, args.seed);
+        let points = multiexp::unstable::sample::points::<P>(args.n, args.seed);
+        let scalars = multiexp::unstable::sample::scalars::<P::ScalarField>(args.n, args.seed);
         let (point_bytes, scalar_bytes) = match args.file_format {
             GenFormat::Hex => {
                 let endianness = if args.scalars_le {

@@ -54,8 +54,8 @@ impl CurveVisitor for MemoryRun {
     fn visit<P: SWCurveConfig>(self, spec: &CurveSpec) -> anyhow::Result<()> {
         let args = self.0;
         let n = args.n;
-        let points = multiexp::sample::points::<P>(n, args.seed);
-        let scalars = multiexp::sample::scalars::<P::ScalarField>(n, args.seed);
+        let points = multiexp::unstable::sample::points::<P>(n, args.seed);
+        let scalars = multiexp::unstable::sample::scalars::<P::ScalarField>(n, args.seed);
         let config = Config {
             threads: args.threads,
             ..Config::default()
@@ -79,7 +79,7 @@ impl CurveVisitor for MemoryRun {
                 "{}",
                 json!({
                     "curve": spec.name, "n": n, "threads": plan.workers(), "plan": plan.describe(),
-                    "streamed": multiexp::exec::streams(&plan), "ms": ms,
+                    "streamed": multiexp::unstable::streams(&plan), "ms": ms,
                     "points_bytes": points_b, "scalars_bytes": scalars_b,
                     "digits_bytes": digits_b, "rss_before_bytes": before, "peak_rss_bytes": peak,
                     "working_bytes": working, "ratio": ratio,
@@ -93,7 +93,10 @@ impl CurveVisitor for MemoryRun {
                     plan.workers(),
                     plan.describe()
                 );
-                println!("streamed records      {}", multiexp::exec::streams(&plan));
+                println!(
+                    "streamed records      {}",
+                    multiexp::unstable::streams(&plan)
+                );
                 println!("points                {:>10.1} MiB", mib(points_b));
                 println!("scalars               {:>10.1} MiB", mib(scalars_b));
                 println!("digits (2·n·K)        {:>10.1} MiB", mib(digits_b));

@@ -212,8 +212,8 @@ impl CurveVisitor for MsmRun {
         let inputs = match (&args.points, &args.scalars) {
             (Some(p), Some(s)) => from_files::<P>(&args, p, s, workers)?,
             _ => Inputs {
-                points: multiexp::sample::points::<P>(args.n, args.seed),
-                scalars: multiexp::sample::scalars::<P::ScalarField>(args.n, args.seed),
+                points: multiexp::unstable::sample::points::<P>(args.n, args.seed),
+                scalars: multiexp::unstable::sample::scalars::<P::ScalarField>(args.n, args.seed),
                 read_ms: 0.0,
                 validate_ms: 0.0,
             },

@@ -3,7 +3,8 @@
 use ark_ec::short_weierstrass::SWCurveConfig;
 use clap::Parser;
 use multiexp::curves::{CurveSpec, CurveVisitor};
-use multiexp::plan::{Plan, PlanOptions, Planner, SplitKind, SplitPolicy};
+use multiexp::unstable::{PlanOptions, Planner};
+use multiexp::{Plan, SplitKind, SplitPolicy};
 use serde_json::{json, Value};
 
 use crate::common::{load_profile, parse_size, parse_split, Format};
@@ -20,8 +21,8 @@ pub struct Args {
     /// Worker threads; the planner uses min(threads, available cores).
     #[arg(long, conflicts_with = "cores")]
     pub threads: Option<usize>,
-    /// Simulate this many cores (any count, e.g. 64 or 256) without the hardware.
-    #[arg(long)]
+    /// Simulate this many cores (e.g. 64 or 256, at most 65536) without the hardware.
+    #[arg(long, value_parser = parse_size)]
     pub cores: Option<usize>,
     /// Force the window size.
     #[arg(long)]
@@ -54,6 +55,9 @@ pub fn plan_json(p: &Plan) -> Value {
     })
 }
 
+/// The most candidates the table shows.
+const TABLE_ROWS: usize = 80;
+
 /// What the table's terms mean, printed under it.
 pub const LEGEND: [&str; 8] = [
     "legend: * marks the chosen candidate.",
@@ -75,6 +79,13 @@ impl CurveVisitor for PlanRun {
         let args = self.0;
         let cores = match args.cores {
             Some(0) => anyhow::bail!("--cores must be at least 1"),
+            Some(c) if c > multiexp::MAX_THREADS => {
+                return Err(multiexp::Error::TooManyThreads {
+                    threads: c,
+                    max: multiexp::MAX_THREADS,
+                }
+                .into())
+            }
             Some(c) => c,
             None => multiexp::Config {
                 threads: args.threads,
@@ -88,7 +99,7 @@ impl CurveVisitor for PlanRun {
             margin: args.margin / 100.0,
             processor: None,
             batch: None,
-            ifma: multiexp::bucket::ifma_limbs::<P>().is_some(),
+            ifma: multiexp::unstable::ifma_runs::<P>(),
         };
         let (profile, source) = load_profile(args.profile.as_deref());
         let planner = Planner::new(spec, profile.weights(spec), options)?;
@@ -117,7 +128,18 @@ impl CurveVisitor for PlanRun {
                     "  {:>2} {:>4} {:<14} {:>12} {:>12} {:>7}",
                     "c", "K", "split", "work", "makespan", "ratio"
                 );
-                for p in report.candidates() {
+                // Many cores give many split candidates: the table keeps every unsplit one and
+                // the fastest splits (JSON lists them all).
+                let candidates = report.candidates();
+                let mut shown: Vec<&Plan> = candidates.iter().collect();
+                if shown.len() > TABLE_ROWS {
+                    let mut splits: Vec<&Plan> =
+                        candidates.iter().filter(|p| p.is_split()).collect();
+                    splits.sort_by(|a, b| a.makespan().total_cmp(&b.makespan()));
+                    splits.truncate(TABLE_ROWS.saturating_sub(16));
+                    shown.retain(|p| !p.is_split() || splits.contains(p) || *p == chosen);
+                }
+                for p in shown.iter().copied() {
                     let mark = if p == chosen { "*" } else { " " };
                     let split = match p.split() {
                         SplitKind::None => "none".to_string(),
@@ -132,6 +154,13 @@ impl CurveVisitor for PlanRun {
                         p.work() / 1e6,
                         p.makespan() / 1e6,
                         p.makespan() / chosen.makespan()
+                    );
+                }
+                if shown.len() < candidates.len() {
+                    println!(
+                        "  ({} slower split candidates not shown; --format json lists all {})",
+                        candidates.len() - shown.len(),
+                        candidates.len()
                     );
                 }
                 println!("chosen: {}", chosen.describe());

@@ -10,7 +10,7 @@ use anyhow::{bail, Context};
 use clap::{Parser, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use multiexp::curves::CurveSpec;
-use multiexp::plan::sweep::{sweep, Policy, Row, SweepModel, SweepSpec, DEFAULT_CORES, MAX_N};
+use multiexp::unstable::sweep::{sweep, Policy, Row, SweepModel, SweepSpec, DEFAULT_CORES, MAX_N};
 use serde_json::{json, Value};
 
 use crate::common::parse_size;
@@ -89,7 +89,7 @@ pub struct Args {
 fn host_has_ifma() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        multiexp::ifma::available()
+        multiexp::unstable::ifma_available()
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

@@ -28,7 +28,7 @@ use serde_json::json;
 
 use crate::common::{interleave, Contender, Format, Stats};
 use crate::plot::{write_svg, Look, Panel, Series};
-use multiexp::plan::ProfileSource;
+use multiexp::profile::ProfileSource;
 
 /// What `bench --verify-plan` was asked.
 #[derive(Clone, Debug)]
@@ -207,8 +207,8 @@ fn variants<P: SWCurveConfig>(
         }
     };
     let add = |p: Plan, out: &mut Vec<(String, Plan)>| add_labelled(label(&p), p, out);
-    let lo = c0.saturating_sub(span).max(multiexp::plan::MIN_WINDOW);
-    let hi = (c0 + span).min(multiexp::digits::MAX_WINDOW);
+    let lo = c0.saturating_sub(span).max(multiexp::unstable::MIN_WINDOW);
+    let hi = (c0 + span).min(multiexp::unstable::MAX_WINDOW);
     for c in lo..=hi {
         let config = Config {
             window: Some(c),
@@ -255,8 +255,8 @@ impl CurveVisitor for VerifyRun {
         let ns = sizes(args.range.0, args.range.1);
         anyhow::ensure!(!ns.is_empty(), "no power of two in {:?}", args.range);
         let n_max = *ns.last().unwrap_or(&1);
-        let points = multiexp::sample::points::<P>(n_max, args.seed);
-        let scalars = multiexp::sample::scalars::<P::ScalarField>(n_max, args.seed);
+        let points = multiexp::unstable::sample::points::<P>(n_max, args.seed);
+        let scalars = multiexp::unstable::sample::scalars::<P::ScalarField>(n_max, args.seed);
         let base = Config {
             threads: Some(args.threads),
             profile: multiexp::ProfileChoice::Given(args.profile.clone()),

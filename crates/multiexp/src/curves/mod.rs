@@ -161,6 +161,14 @@ catalogue! {
     "stark-curve-g1", "stark-curve", G1 => stark_curve::g1::Config;
 }
 
+/// The catalogue spec of `P`, or a spec named `custom` for a curve outside the catalogue.
+pub fn spec_of<P: SWCurveConfig>() -> CurveSpec {
+    specs()
+        .into_iter()
+        .find(|s| s.type_id == TypeId::of::<P>())
+        .unwrap_or_else(|| CurveSpec::of::<P>("custom", "custom", Group::G1))
+}
+
 /// The spec of the curve/group called `name`.
 pub fn spec(name: &str) -> Result<CurveSpec, Error> {
     struct SpecOnly;

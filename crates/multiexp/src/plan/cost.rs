@@ -33,7 +33,7 @@
 use crate::bucket::Processor;
 use crate::digits::Windowing;
 use crate::plan::probe::{Blind, Probe};
-use crate::plan::profile::Weights;
+use crate::profile::Weights;
 
 /// Knots x/B of the filled-bucket interpolation.
 const FILL_KNOTS: [f64; 15] = [

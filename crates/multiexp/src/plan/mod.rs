@@ -1,20 +1,13 @@
-//! Planning an MSM: the cost model, the makespan of a task list, the profile of weights, and
-//! the planner that chooses the window, the processor and the split.
+//! Planning an MSM: the cost model, the makespan of a task list, and the planner that chooses
+//! the window, the processor and the split; gnark's models and the sweep that compares them.
+//! The crate root re-exports the plan types, [`crate::unstable`] the engine.
 
 pub mod cost;
-pub mod discovery;
-pub mod layout;
+pub(crate) mod layout;
 pub mod legacy;
 pub mod makespan;
-pub mod planner;
+pub(crate) mod planner;
 pub mod probe;
-pub mod profile;
 pub mod sweep;
 
-pub use discovery::{ProfileChoice, ProfileSource};
-pub use layout::{ChunkTask, Plan, PlanReport, SplitKind};
-pub use planner::{
-    Candidate, CandidatePrice, Decision, PlanOptions, Planner, SplitPolicy, DEFAULT_MARGIN,
-    MIN_WINDOW,
-};
-pub use profile::{Host, Profile, TaskWeights, Weights, WindowWeights, PROFILE_VERSION};
+pub(crate) use layout::{Plan, SplitKind};

@@ -32,7 +32,7 @@ use crate::plan::cost::CostModel;
 use crate::plan::layout::{ChunkLayout, Plan, PlanParts, PlanReport, SplitKind};
 use crate::plan::makespan::lpt_makespan;
 use crate::plan::probe::{Blind, Probe};
-use crate::plan::profile::Weights;
+use crate::profile::Weights;
 use crate::Error;
 
 mod decide;
@@ -45,6 +45,9 @@ pub const MIN_WINDOW: u32 = 1;
 /// Smallest window at which the planner considers batch-affine buckets: below 2^(c-1) = 64
 /// buckets a batch (at most a quarter of the buckets) is too short to share its inversion.
 pub const MIN_BATCH_WINDOW: u32 = 7;
+
+/// The most parts a forced split may cut a chunk into ([`SplitPolicy::Parts`]).
+pub const MAX_PARTS: usize = 1 << 16;
 
 /// Default margin by which a split must beat the unsplit plan.
 pub const DEFAULT_MARGIN: f64 = 0.03;
@@ -114,8 +117,17 @@ impl Planner {
                 });
             }
         }
-        if let SplitPolicy::Parts(0) = options.split {
-            return Err(Error::InvalidSplit { parts: 0 });
+        match options.split {
+            SplitPolicy::Parts(0) => return Err(Error::InvalidSplit { parts: 0 }),
+            SplitPolicy::Parts(k) if k > MAX_PARTS => {
+                return Err(Error::InvalidSplit { parts: k });
+            }
+            _ => {}
+        }
+        if !(options.margin.is_finite() && (0.0..1.0).contains(&options.margin)) {
+            return Err(Error::InvalidMargin {
+                margin: options.margin,
+            });
         }
         let windows = match options.window {
             Some(c) => c..=c,
@@ -231,7 +243,7 @@ impl Planner {
 
     /// The plan for `n` points on `workers` workers: the decision, materialised.
     pub fn plan(&self, n: usize, workers: usize) -> Plan {
-        let workers = workers.max(1);
+        let workers = workers.clamp(1, crate::MAX_THREADS);
         let decision = self.decide(n, workers);
         self.materialise(&decision.chosen, n, workers)
     }
@@ -239,7 +251,7 @@ impl Planner {
     /// The plan with every candidate the decision weighed, materialised, and the reason for
     /// the choice.
     pub fn report(&self, n: usize, workers: usize) -> PlanReport {
-        let workers = workers.max(1);
+        let workers = workers.clamp(1, crate::MAX_THREADS);
         let mut seen = Vec::new();
         let decision = self.decide_in(n, workers, &mut Blind, &mut |c| seen.push(c));
         let candidates: Vec<Plan> = seen
@@ -295,7 +307,7 @@ impl Planner {
                 parts: parts.to_vec(),
             });
         }
-        let workers = workers.max(1);
+        let workers = workers.clamp(1, crate::MAX_THREADS);
         let chunks = self.layout(&w, n, parts);
         let costs: Vec<f64> = chunks
             .iter()
@@ -453,7 +465,7 @@ fn unsplit_why(c: &Candidate, workers: usize) -> String {
 mod tests {
     use super::*;
     use crate::curves;
-    use crate::plan::profile::TaskWeights;
+    use crate::profile::TaskWeights;
 
     /// Weights that price only what `keep` names, everything else free.
     fn only(base: &Weights, keep: &str) -> Weights {

@@ -44,8 +44,8 @@ use crate::curves::{CurveSpec, Group};
 use crate::plan::legacy::{legacy_curve, LegacyCurve, LegacyModel};
 use crate::plan::planner::{PlanOptions, Planner};
 use crate::plan::probe::{Blind, Probe, Transcript};
-use crate::plan::profile::Profile;
 use crate::plan::SplitKind;
+use crate::profile::Profile;
 use crate::Error;
 
 /// The decision models the sweep compares.
@@ -310,9 +310,10 @@ impl Unit {
             Unit::Multiexp { planner, workers } => {
                 let (n, p) = (n as usize, *workers);
                 let d = planner.decide_probed(n, p, probe);
-                let price = |c: &crate::plan::Candidate, split: SplitKind, probe: &mut Pr| {
-                    planner.candidate_price(&c.windowing, n, p, split, probe)
-                };
+                let price =
+                    |c: &crate::plan::planner::Candidate, split: SplitKind, probe: &mut Pr| {
+                        planner.candidate_price(&c.windowing, n, p, split, probe)
+                    };
                 let unsplit = price(&d.unsplit, SplitKind::None, probe);
                 let split = matches!(d.chosen.split, SplitKind::Whole(_));
                 let tail = matches!(d.chosen.split, SplitKind::Tail { .. });

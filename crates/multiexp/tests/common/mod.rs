@@ -34,8 +34,8 @@ pub fn arkworks<P: SWCurveConfig>(
 
 pub fn inputs<P: SWCurveConfig>(n: usize, seed: u64) -> (Vec<Affine<P>>, Vec<P::ScalarField>) {
     (
-        multiexp::sample::points::<P>(n, seed),
-        multiexp::sample::scalars::<P::ScalarField>(n, seed),
+        multiexp::unstable::sample::points::<P>(n, seed),
+        multiexp::unstable::sample::scalars::<P::ScalarField>(n, seed),
     )
 }
 
@@ -300,8 +300,8 @@ pub fn batch_size_boundaries_match_arkworks<P: SWCurveConfig>() {
         for processor in processors::<P>() {
             let batch = match processor {
                 Processor::Xyzz => continue,
-                Processor::BatchAffine => multiexp::bucket::batch_size(c),
-                Processor::BatchAffineIfma => multiexp::bucket::ifma_batch_size(c),
+                Processor::BatchAffine => multiexp::unstable::batch_size(c),
+                Processor::BatchAffineIfma => multiexp::unstable::ifma_batch_size(c),
             }
             .min(buckets / 4);
             for n in [batch - 1, batch, batch + 1] {

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use anyhow::Context;
-use multiexp::plan::sweep::{Row, SweepSpec};
+use multiexp::unstable::sweep::{Row, SweepSpec};
 use plotters::prelude::*;
 
 const SPLIT: RGBColor = RGBColor(200, 30, 30);

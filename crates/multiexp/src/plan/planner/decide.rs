@@ -139,7 +139,7 @@ impl Planner {
         probe: &mut Pr,
         seen: &mut dyn FnMut(Candidate),
     ) -> Decision {
-        let workers = workers.max(1);
+        let workers = workers.clamp(1, crate::MAX_THREADS);
         let mut scratch = LptScratch::default();
         let mut unsplit: Option<Priced> = None;
         let mut split: Option<Priced> = None;
@@ -229,7 +229,7 @@ impl Planner {
         split: SplitKind,
         probe: &mut Pr,
     ) -> CandidatePrice {
-        let workers = workers.max(1);
+        let workers = workers.clamp(1, crate::MAX_THREADS);
         let p = self.priced(w, n, workers, split, &mut LptScratch::default(), probe);
         let tasks: f64 = p
             .runs

@@ -1,5 +1,6 @@
 //! Cost profiles: the measured price of each operation the planner counts, per curve/group,
-//! in nanoseconds on one core of the host.
+//! in nanoseconds on one core of the host, and which profile a process plans with
+//! ([`ProfileChoice`], the discovery of `discovery.rs`).
 //!
 //! A [`Profile`] is versioned JSON. `multiexp calibrate` measures one on the host; the
 //! built-in profile ([`Profile::builtin`]) was measured the same way on the reference machine
@@ -32,6 +33,13 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
+
+mod discovery;
+
+pub use discovery::{
+    default_profile_path, discovered, resolve_profile, Discovered, ProfileChoice, ProfileSearch,
+    ProfileSource, PROFILE_ENV,
+};
 
 use crate::bucket::{batch_size, ifma_batch_size, Processor};
 use crate::curves::CurveSpec;

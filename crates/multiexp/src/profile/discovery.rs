@@ -12,7 +12,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use crate::plan::profile::Profile;
+use crate::profile::Profile;
 
 /// Environment variable naming a profile file.
 pub const PROFILE_ENV: &str = "MULTIEXP_PROFILE";
@@ -153,7 +153,7 @@ pub fn discovered() -> &'static Discovered {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::profile::{Host, Weights, MULTIEXP_VERSION};
+    use crate::profile::{Host, Weights, MULTIEXP_VERSION};
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("multiexp-test-{}", std::process::id()));
