@@ -29,7 +29,8 @@ pub mod unstable;
 use std::any::TypeId;
 
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
-use ark_ff::Zero;
+use ark_ff::{BigInteger, PrimeField, Zero};
+use rayon::prelude::*;
 
 pub use bucket::Processor;
 pub use error::Error;
@@ -219,4 +220,97 @@ pub fn msm_unchecked<P: SWCurveConfig>(
             msm_with(points, scalars, &inline)
         })
         .unwrap_or_else(|_| Projective::<P>::zero())
+}
+
+/// Σ scalars[i]·points[i] for scalars given as big integers, as arkworks' `msm_bigint`: a value
+/// at or above r stands for its residue mod r. A length mismatch is an error.
+pub fn msm_bigint<P: SWCurveConfig>(
+    points: &[Affine<P>],
+    scalars: &[<P::ScalarField as PrimeField>::BigInt],
+) -> Result<Projective<P>, Error> {
+    if points.len() != scalars.len() {
+        return Err(Error::LengthMismatch {
+            points: points.len(),
+            scalars: scalars.len(),
+        });
+    }
+    let fields: Vec<P::ScalarField> = scalars
+        .par_iter()
+        .map(|b| {
+            P::ScalarField::from_bigint(*b)
+                .unwrap_or_else(|| P::ScalarField::from_le_bytes_mod_order(&b.to_bytes_le()))
+        })
+        .collect();
+    msm(points, &fields)
+}
+
+/// multiexp's MSM as a method of arkworks' projective points, for code written against
+/// `VariableBaseMSM`: `G1Projective::multiexp(&bases, &scalars)`.
+///
+/// ```
+/// use ark_bn254::{Fr, G1Affine, G1Projective};
+/// use ark_ec::{CurveGroup, PrimeGroup};
+/// use ark_ff::PrimeField;
+/// use multiexp::MultiExp;
+///
+/// let g = G1Projective::generator();
+/// let bases: Vec<G1Affine> = vec![g.into_affine(), (g + g).into_affine()];
+/// let scalars = vec![Fr::from(3u64), Fr::from(5u64)];
+/// let sum = G1Projective::multiexp(&bases, &scalars)?;
+/// assert_eq!(sum, g * Fr::from(13u64));
+/// let bigints: Vec<_> = scalars.iter().map(|s| s.into_bigint()).collect();
+/// assert_eq!(G1Projective::multiexp_bigint(&bases, &bigints)?, sum);
+/// assert_eq!(G1Projective::multiexp_unchecked(&bases, &scalars[..1]), g * Fr::from(3u64));
+/// # Ok::<(), multiexp::Error>(())
+/// ```
+pub trait MultiExp: Sized {
+    /// The bases' type (affine points).
+    type Base;
+    /// The scalar field.
+    type Scalar: PrimeField;
+
+    /// Σ scalars[i]·bases[i] ([`msm`]); a length mismatch is an error.
+    fn multiexp(bases: &[Self::Base], scalars: &[Self::Scalar]) -> Result<Self, Error>;
+
+    /// The same with scalars as big integers ([`msm_bigint`]).
+    fn multiexp_bigint(
+        bases: &[Self::Base],
+        scalars: &[<Self::Scalar as PrimeField>::BigInt],
+    ) -> Result<Self, Error>;
+
+    /// The first min(bases, scalars) pairs ([`msm_unchecked`]).
+    fn multiexp_unchecked(bases: &[Self::Base], scalars: &[Self::Scalar]) -> Self;
+}
+
+impl<P: SWCurveConfig> MultiExp for Projective<P> {
+    type Base = Affine<P>;
+    type Scalar = P::ScalarField;
+
+    fn multiexp(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Result<Self, Error> {
+        msm(bases, scalars)
+    }
+
+    fn multiexp_bigint(
+        bases: &[Affine<P>],
+        scalars: &[<P::ScalarField as PrimeField>::BigInt],
+    ) -> Result<Self, Error> {
+        msm_bigint(bases, scalars)
+    }
+
+    fn multiexp_unchecked(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Self {
+        msm_unchecked(bases, scalars)
+    }
+}
+
+/// The body of `SWCurveConfig::msm` for the configs this crate defines (`curves::bls24_315`,
+/// `bls24_317`, `bw6_633`, `stark_curve`): arkworks' `VariableBaseMSM::msm` on their points
+/// runs multiexp, with arkworks' error (the shorter length) on a mismatch.
+pub(crate) fn sw_msm<P: SWCurveConfig>(
+    bases: &[Affine<P>],
+    scalars: &[P::ScalarField],
+) -> Result<Projective<P>, usize> {
+    if bases.len() != scalars.len() {
+        return Err(bases.len().min(scalars.len()));
+    }
+    Ok(msm_unchecked(bases, scalars))
 }

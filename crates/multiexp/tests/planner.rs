@@ -350,3 +350,54 @@ fn the_split_kind_is_read_from_the_parts_and_cannot_disagree_with_them() {
         Err(multiexp::Error::InvalidParts { .. })
     ));
 }
+
+/// Formerly code written against arkworks' `VariableBaseMSM` could not switch without an
+/// `SWCurveConfig` parameter, there was no `msm_bigint`, and `VariableBaseMSM::msm` on this
+/// crate's own curves ran arkworks' Pippenger.
+#[test]
+fn multiexp_is_a_drop_in_for_variable_base_msm() {
+    use ark_ec::VariableBaseMSM;
+    use ark_ff::{BigInteger, PrimeField};
+    use multiexp::MultiExp;
+
+    fn generic<G: MultiExp>(bases: &[G::Base], scalars: &[G::Scalar]) -> G {
+        G::multiexp(bases, scalars).unwrap()
+    }
+    type B = ark_bn254::g1::Config;
+    let (points, scalars) = common::inputs::<B>(500, 8);
+    let expected = common::arkworks(&points, &scalars);
+    assert_eq!(
+        generic::<ark_bn254::G1Projective>(&points, &scalars),
+        expected
+    );
+    let bigints: Vec<_> = scalars.iter().map(|s| s.into_bigint()).collect();
+    assert_eq!(
+        ark_bn254::G1Projective::multiexp_bigint(&points, &bigints).unwrap(),
+        expected
+    );
+    // Big integers at or above r stand for their residue.
+    let mut over = bigints.clone();
+    over[0].add_with_carry(&ark_bn254::Fr::MODULUS);
+    assert_eq!(
+        multiexp::msm_bigint(&points, &over).unwrap(),
+        ark_bn254::G1Projective::msm_bigint(&points, &bigints)
+    );
+    assert!(multiexp::msm_bigint(&points, &bigints[..3]).is_err());
+    assert_eq!(
+        ark_bn254::G1Projective::multiexp_unchecked(&points, &scalars[..10]),
+        common::arkworks(&points[..10], &scalars[..10])
+    );
+
+    // On this crate's own configs arkworks' own entry point runs multiexp, with arkworks'
+    // error on a length mismatch.
+    type S = multiexp::curves::stark_curve::g1::Config;
+    let (points, scalars) = common::inputs::<S>(300, 9);
+    let via_arkworks =
+        <ark_ec::short_weierstrass::Projective<S> as VariableBaseMSM>::msm(&points, &scalars)
+            .unwrap();
+    assert_eq!(via_arkworks, common::naive(&points, &scalars));
+    assert_eq!(
+        <ark_ec::short_weierstrass::Projective<S> as VariableBaseMSM>::msm(&points, &scalars[..5]),
+        Err(5)
+    );
+}

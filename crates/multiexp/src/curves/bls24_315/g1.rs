@@ -58,6 +58,14 @@ impl SWCurveConfig for Config {
         let phi = endomorphism(p);
         (double_and_add_affine(&phi, X0_POW_4) + p).is_zero()
     }
+
+    /// arkworks' `VariableBaseMSM::msm` on these points runs multiexp.
+    fn msm(
+        bases: &[Affine<Self>],
+        scalars: &[Self::ScalarField],
+    ) -> Result<Projective<Self>, usize> {
+        crate::sw_msm(bases, scalars)
+    }
 }
 
 /// `x₀⁴ = 107247507156927711247412808612996710401`, little-endian limbs.

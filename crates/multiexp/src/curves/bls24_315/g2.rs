@@ -85,6 +85,14 @@ impl SWCurveConfig for Config {
         let x_p = -double_and_add_affine(p, [super::X]);
         x_p == psi(p)
     }
+
+    /// arkworks' `VariableBaseMSM::msm` on these points runs multiexp.
+    fn msm(
+        bases: &[Affine<Self>],
+        scalars: &[Self::ScalarField],
+    ) -> Result<Projective<Self>, usize> {
+        crate::sw_msm(bases, scalars)
+    }
 }
 
 /// The x-coefficient of ψ (gnark-crypto's `endo.u`).

@@ -63,6 +63,14 @@ impl SWCurveConfig for Config {
     fn is_in_correct_subgroup_assuming_on_curve(p: &G2Affine) -> bool {
         super::joint_mul(p, &endomorphism(p), C0, C1).is_zero()
     }
+
+    /// arkworks' `VariableBaseMSM::msm` on these points runs multiexp.
+    fn msm(
+        bases: &[Affine<Self>],
+        scalars: &[Self::ScalarField],
+    ) -> Result<Projective<Self>, usize> {
+        crate::sw_msm(bases, scalars)
+    }
 }
 
 /// `c₀ = 230087353584136064558386754535755632585655451648`, little-endian limbs.

@@ -59,6 +59,14 @@ impl SWCurveConfig for Config {
     fn clear_cofactor(p: &G1Affine) -> G1Affine {
         *p
     }
+
+    /// arkworks' `VariableBaseMSM::msm` on these points runs multiexp.
+    fn msm(
+        bases: &[Affine<Self>],
+        scalars: &[Self::ScalarField],
+    ) -> Result<Projective<Self>, usize> {
+        crate::sw_msm(bases, scalars)
+    }
 }
 
 /// G1_GENERATOR_X = 0x1ef15c18599971b7beced415a40f0c7deacfd9b0d1819e03d723d8bc943cfca
