@@ -204,3 +204,39 @@ fn absurd_core_counts_exit_2_with_the_maximum_named() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("not shown"));
 }
+
+/// Formerly `msm --n 2^30` and `--n 2^40` grew at ~160 MB/s until the allocator aborted
+/// (exit 134, no message of the tool's own); `gen` likewise.
+#[test]
+fn an_msm_that_cannot_fit_exits_2_at_once_with_one_line() {
+    for n in ["2^34", "2^40"] {
+        let started = std::time::Instant::now();
+        let out = multiexp(&["msm", "--curve", "bn254-g1", "--n", n]);
+        assert_eq!(out.status.code(), Some(2), "--n {n}");
+        let err = text(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(
+            err.contains("needs about") && err.contains("available"),
+            "{err}"
+        );
+        assert!(
+            started.elapsed().as_secs_f64() < 1.0,
+            "{:?}",
+            started.elapsed()
+        );
+    }
+    let dir = scratch("bomb");
+    let out = multiexp(&[
+        "gen",
+        "--curve",
+        "bn254-g1",
+        "--n",
+        "2^40",
+        "--points",
+        dir.join("p").to_str().unwrap(),
+        "--scalars",
+        dir.join("s").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("needs about"));
+}

@@ -28,6 +28,16 @@ pub enum Error {
         /// The curve/group of the input.
         input: &'static str,
     },
+    /// A run that needs more memory than the system has available.
+    #[error("{what} needs about {} but only {} are available", bytes(*needed), bytes(*available))]
+    OutOfMemory {
+        /// What needs it, e.g. "this MSM (digits, records, buckets)".
+        what: String,
+        /// Bytes needed.
+        needed: u64,
+        /// Bytes available.
+        available: u64,
+    },
     /// A forced window size is outside the implemented range.
     #[error("window {window} is outside the implemented range {min}..={max}")]
     InvalidWindow {
@@ -129,4 +139,20 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
+}
+
+/// A byte count in binary units, e.g. `3.2 GiB`.
+pub(crate) fn bytes(b: u64) -> String {
+    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let mut v = b as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
 }

@@ -63,6 +63,34 @@ pub fn available_cores() -> usize {
         .unwrap_or(1)
 }
 
+/// The memory this process may still take, bytes: `MemAvailable` of `/proc/meminfo`, at
+/// most the cgroup's limit less its usage; `None` where neither can be read.
+pub fn available_memory() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
+    let available = meminfo.as_deref().and_then(|text| {
+        text.lines()
+            .find_map(|l| l.strip_prefix("MemAvailable:"))
+            .and_then(|v| v.trim().strip_suffix("kB")?.trim().parse::<u64>().ok())
+            .map(|kb| kb * 1024)
+    });
+    let read = |path: &str| {
+        std::fs::read_to_string(path)
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+    };
+    let cgroup = match (
+        read("/sys/fs/cgroup/memory.max"),
+        read("/sys/fs/cgroup/memory.current"),
+    ) {
+        (Some(max), Some(used)) => Some(max.saturating_sub(used)),
+        _ => None,
+    };
+    match (available, cgroup) {
+        (Some(a), Some(c)) => Some(a.min(c)),
+        (a, c) => a.or(c),
+    }
+}
+
 /// The workers the calling context allows: the threads of the rayon pool the call runs in
 /// (the caller's pool when called inside one, else rayon's global pool, whose size honours
 /// `RAYON_NUM_THREADS`), at most the available cores.

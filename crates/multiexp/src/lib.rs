@@ -35,7 +35,7 @@ use rayon::prelude::*;
 pub use bucket::Processor;
 pub use error::Error;
 pub use exec::{TaskRecord, Trace};
-pub use plan::layout::{ChunkTask, Plan, PlanReport, SplitKind};
+pub use plan::layout::{ChunkTask, Memory, Plan, PlanReport, SplitKind};
 pub use plan::planner::SplitPolicy;
 pub use profile::{Profile, ProfileChoice};
 
@@ -150,8 +150,31 @@ pub fn execute_plan<P: SWCurveConfig>(
     if points.is_empty() {
         return Ok((Projective::<P>::zero(), trace.then(Trace::default)));
     }
+    check_memory("this MSM (digits, records, buckets)", plan.memory().total())?;
     let digits = exec::digits(scalars, plan.windowing(), plan.workers())?;
     exec::execute(plan, points, &digits, trace)
+}
+
+/// An error if `needed` bytes exceed what the system has available (no check where that is
+/// unknown, nor below 64 MiB: reading the system's figures costs more than such a run).
+pub fn check_memory(what: &str, needed: u64) -> Result<(), Error> {
+    if needed < 64 << 20 {
+        return Ok(());
+    }
+    match exec::available_memory() {
+        Some(available) if needed > available => Err(Error::OutOfMemory {
+            what: what.to_string(),
+            needed,
+            available,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// The bytes `n` points and scalars of curve `P` take in memory.
+pub fn input_bytes<P: SWCurveConfig>(n: usize) -> u64 {
+    let each = std::mem::size_of::<Affine<P>>() + std::mem::size_of::<P::ScalarField>();
+    (n as u64).saturating_mul(each as u64)
 }
 
 fn check_lengths<P: SWCurveConfig>(

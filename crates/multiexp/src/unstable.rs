@@ -15,7 +15,9 @@ use ark_ec::short_weierstrass::SWCurveConfig;
 
 pub use crate::bucket::{batch_size, ifma_batch_size};
 pub use crate::digits::{Windowing, MAX_WINDOW};
-pub use crate::exec::{available_cores, available_workers, streams, STREAM_BLOCK};
+pub use crate::exec::{
+    available_cores, available_memory, available_workers, streams, STREAM_BLOCK,
+};
 pub use crate::plan::planner::{
     Candidate, CandidatePrice, Decision, PlanOptions, Planner, DEFAULT_MARGIN, MAX_PARTS,
     MIN_BATCH_WINDOW, MIN_WINDOW,

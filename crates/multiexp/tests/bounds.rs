@@ -91,3 +91,27 @@ fn planning_at_the_maximum_core_count_answers() {
     assert_eq!(report.chosen().workers(), multiexp::MAX_THREADS);
     assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
 }
+
+/// What cannot fit is refused with the figures, before anything is allocated.
+#[test]
+fn a_run_that_cannot_fit_is_an_error_naming_the_figures() {
+    match multiexp::check_memory("a test", u64::MAX) {
+        Err(Error::OutOfMemory {
+            needed, available, ..
+        }) => {
+            assert_eq!(needed, u64::MAX);
+            assert!(available > 0);
+        }
+        // Only where the system says nothing of its memory.
+        Ok(()) => assert!(multiexp::unstable::available_memory().is_none()),
+        Err(e) => panic!("{e}"),
+    }
+    multiexp::check_memory("a small run", 1 << 20).unwrap();
+    // The planner's estimate of an MSM's working memory: at least its digits, 2·n·K bytes.
+    let plan = multiexp::plan_for::<P>(1 << 20, &Config::default())
+        .unwrap()
+        .into_chosen();
+    let memory = plan.memory();
+    assert_eq!(memory.digits, 2 * (1 << 20) * plan.chunks() as u64);
+    assert!(memory.total() > memory.digits && memory.buckets > 0);
+}

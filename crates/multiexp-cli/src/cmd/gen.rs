@@ -71,6 +71,11 @@ impl CurveVisitor for GenRun {
                 args.points.display()
             );
         }
+        // The inputs and their encodings (at most twice their size again) must fit.
+        multiexp::check_memory(
+            &format!("writing {} random points and scalars", args.n),
+            multiexp::input_bytes::<P>(args.n).saturating_mul(3),
+        )?;
         let points = multiexp::unstable::sample::points::<P>(args.n, args.seed);
         let scalars = multiexp::unstable::sample::scalars::<P::ScalarField>(args.n, args.seed);
         let (point_bytes, scalar_bytes) = match args.file_format {

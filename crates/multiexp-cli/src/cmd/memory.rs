@@ -72,6 +72,7 @@ impl CurveVisitor for MemoryRun {
         let scalars_b = (n * std::mem::size_of::<P::ScalarField>()) as u64;
         let digits_b = (2 * n * plan.chunks()) as u64;
         let working = peak.saturating_sub(before);
+        let estimate = plan.memory();
         let yardstick = points_b + scalars_b + digits_b;
         let ratio = (points_b + scalars_b + working) as f64 / yardstick as f64;
         match args.format {
@@ -83,6 +84,9 @@ impl CurveVisitor for MemoryRun {
                     "points_bytes": points_b, "scalars_bytes": scalars_b,
                     "digits_bytes": digits_b, "rss_before_bytes": before, "peak_rss_bytes": peak,
                     "working_bytes": working, "ratio": ratio,
+                    "estimate_bytes": estimate.total(), "estimate_digits_bytes": estimate.digits,
+                    "estimate_records_bytes": estimate.records,
+                    "estimate_buckets_bytes": estimate.buckets,
                 })
             ),
             Format::Table => {
@@ -103,6 +107,13 @@ impl CurveVisitor for MemoryRun {
                 println!("RSS before the MSM    {:>10.1} MiB", mib(before));
                 println!("peak RSS during it    {:>10.1} MiB", mib(peak));
                 println!("MSM working memory    {:>10.1} MiB", mib(working));
+                println!(
+                    "planner's estimate    {:>10.1} MiB (digits {:.1}, records {:.1}, buckets {:.1})",
+                    mib(estimate.total()),
+                    mib(estimate.digits),
+                    mib(estimate.records),
+                    mib(estimate.buckets)
+                );
                 println!("(points + scalars + working) / (points + scalars + digits) = {ratio:.3}");
                 println!("time                  {ms:>10.1} ms");
             }

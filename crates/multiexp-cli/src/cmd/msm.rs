@@ -209,6 +209,14 @@ impl CurveVisitor for MsmRun {
             ..Config::default()
         };
         let workers = config.workers()?;
+        if args.points.is_none() {
+            // Random inputs: refuse before making them what cannot fit.
+            let plan = multiexp::plan_for::<P>(args.n, &config)?.into_chosen();
+            multiexp::check_memory(
+                &format!("an MSM of {} random points", args.n),
+                multiexp::input_bytes::<P>(args.n).saturating_add(plan.memory().total()),
+            )?;
+        }
         let inputs = match (&args.points, &args.scalars) {
             (Some(p), Some(s)) => from_files::<P>(&args, p, s, workers)?,
             _ => Inputs {

@@ -68,11 +68,41 @@ pub(crate) struct ChunkLayout {
     pub(crate) cost: f64,
 }
 
+/// The memory one MSM holds beyond its inputs, bytes (the largest it reaches; the executor's
+/// rayon stacks aside).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Memory {
+    /// The signed digits: 2·n·K.
+    pub digits: u64,
+    /// The IFMA processor's point records: 2L·8 per point, or per point of one block when
+    /// streamed.
+    pub records: u64,
+    /// Every worker's bucket set, at the largest task it runs with each processor.
+    pub buckets: u64,
+}
+
+impl Memory {
+    /// All of it.
+    pub fn total(&self) -> u64 {
+        self.digits + self.records + self.buckets
+    }
+}
+
+/// The sizes of one curve/group's elements that the memory of a plan depends on, bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ElementSizes {
+    /// One coordinate (a base-field element).
+    pub(crate) coordinate: u64,
+    /// One IFMA record (x and y in 52-bit limbs), 0 where the IFMA processor does not apply.
+    pub(crate) record: u64,
+}
+
 /// A complete, priced plan for one MSM of one curve/group.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
     curve: &'static str,
     curve_type: TypeId,
+    sizes: ElementSizes,
     n: usize,
     workers: usize,
     windowing: Windowing,
@@ -87,6 +117,7 @@ pub struct Plan {
 pub(crate) struct PlanParts {
     pub(crate) curve: &'static str,
     pub(crate) curve_type: TypeId,
+    pub(crate) sizes: ElementSizes,
     pub(crate) n: usize,
     pub(crate) workers: usize,
     pub(crate) windowing: Windowing,
@@ -105,6 +136,7 @@ impl Plan {
         Plan {
             curve: parts.curve,
             curve_type: parts.curve_type,
+            sizes: parts.sizes,
             n: parts.n,
             workers: parts.workers.max(1),
             windowing: parts.windowing,
@@ -255,6 +287,65 @@ impl Plan {
             window: self.window(),
             batch: self.batch,
         }
+    }
+
+    /// The memory this plan holds beyond its inputs: digits, IFMA records, bucket sets.
+    pub fn memory(&self) -> Memory {
+        let n = self.n as u64;
+        let digits = 2 * n * self.chunks() as u64;
+        let records = if self.uses_ifma() {
+            let held = if crate::exec::streams(self) {
+                n.min(crate::exec::STREAM_BLOCK as u64)
+            } else {
+                n
+            };
+            held * self.sizes.record
+        } else {
+            0
+        };
+        // A task's buckets: XYZZ four coordinates; batch-affine two, flags and a sparse
+        // overflow slot; IFMA a record and the same.
+        let fe = self.sizes.coordinate;
+        let bucket_bytes = |processor: Processor, b: u64| match processor {
+            Processor::Xyzz => 4 * fe * b,
+            Processor::BatchAffine => (2 * fe + 8) * b,
+            Processor::BatchAffineIfma => (self.sizes.record + 8) * b,
+        };
+        let buckets = if crate::exec::streams(self) {
+            // Streamed, every task keeps its own buckets from block to block.
+            (0..self.chunks())
+                .map(|j| {
+                    let c = &self.chunks[j];
+                    c.parts as u64 * bucket_bytes(c.processor, self.windowing.buckets(j) as u64)
+                })
+                .sum()
+        } else {
+            // Each worker reuses one bucket set, grown to the largest task of each processor.
+            let per_worker: u64 = [
+                Processor::Xyzz,
+                Processor::BatchAffine,
+                Processor::BatchAffineIfma,
+            ]
+            .into_iter()
+            .filter_map(|p| {
+                (0..self.chunks())
+                    .filter(|&j| self.chunks[j].processor == p)
+                    .map(|j| bucket_bytes(p, self.windowing.buckets(j) as u64))
+                    .max()
+            })
+            .sum();
+            per_worker * self.workers.min(self.tasks_count()) as u64
+        };
+        Memory {
+            digits,
+            records,
+            buckets,
+        }
+    }
+
+    /// The number of tasks.
+    fn tasks_count(&self) -> usize {
+        self.chunks.iter().map(|c| c.parts).sum()
     }
 
     /// A short description such as `c=13 K=20 split=tail(3x4) buckets=batch-affine`.

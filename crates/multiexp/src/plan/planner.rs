@@ -29,7 +29,7 @@ use crate::bucket::{batch_size, ifma_batch_size, Processor};
 use crate::curves::CurveSpec;
 use crate::digits::{Windowing, MAX_WINDOW};
 use crate::plan::cost::CostModel;
-use crate::plan::layout::{ChunkLayout, Plan, PlanParts, PlanReport, SplitKind};
+use crate::plan::layout::{ChunkLayout, ElementSizes, Plan, PlanParts, PlanReport, SplitKind};
 use crate::plan::makespan::lpt_makespan;
 use crate::plan::probe::{Blind, Probe};
 use crate::profile::Weights;
@@ -99,6 +99,7 @@ impl Default for PlanOptions {
 pub struct Planner {
     curve: &'static str,
     curve_type: TypeId,
+    sizes: ElementSizes,
     modulus: Vec<u64>,
     model: CostModel,
     windowings: Vec<Windowing>,
@@ -137,6 +138,14 @@ impl Planner {
         Ok(Planner {
             curve: spec.name,
             curve_type: spec.type_id,
+            sizes: ElementSizes {
+                coordinate: 8 * spec.base_limbs as u64 * spec.extension_degree as u64,
+                record: if crate::plan::sweep::ifma_applies(spec, true) {
+                    16 * (spec.base_bits as u64 + 1).div_ceil(52)
+                } else {
+                    0
+                },
+            },
             modulus: spec.modulus().to_vec(),
             model: CostModel::new(weights),
             windowings,
@@ -355,6 +364,7 @@ impl Planner {
         Plan::new(PlanParts {
             curve: self.curve,
             curve_type: self.curve_type,
+            sizes: self.sizes,
             n,
             workers,
             windowing: w,
