@@ -13,6 +13,7 @@ pub mod inverse;
 pub mod plan;
 pub mod reduce;
 pub mod sample;
+pub mod xyzz;
 
 use std::any::TypeId;
 use std::sync::Arc;

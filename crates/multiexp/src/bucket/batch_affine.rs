@@ -18,10 +18,9 @@ use ark_ec::AffineRepr;
 use ark_ff::{Field, Zero};
 
 use crate::bucket::lanes::Lanes;
-use crate::bucket::xyzz::Overflow;
-use crate::bucket::Xyzz;
 use crate::inverse::Inverter;
-use crate::reduce::add_multiple;
+use crate::reduce::running_sum_by;
+use crate::xyzz::Xyzz;
 
 /// Largest conflict queue, as a multiple of the batch size.
 const QUEUE_FACTOR: usize = 2;
@@ -248,20 +247,7 @@ impl<P: SWCurveConfig> BatchAffine<P> {
         if self.count * 4 >= buckets && buckets >= 64 {
             return self.lanes.reduce(xs, ys, filled);
         }
-        let mut running = Xyzz::<P>::ZERO;
-        let mut acc = Xyzz::<P>::ZERO;
-        let mut pending = 0u64;
-        for b in (0..buckets).rev() {
-            if !filled[b] {
-                pending += 1;
-                continue;
-            }
-            add_multiple(&mut acc, &running, pending);
-            running.add_xy(&xs[b], &ys[b]);
-            pending = 1;
-        }
-        add_multiple(&mut acc, &running, pending);
-        acc
+        running_sum_by(buckets, |b| filled[b].then(|| (xs[b], ys[b])))
     }
 
     /// Adds every overflow bucket into its affine bucket (one shared inversion) and resets
@@ -290,5 +276,58 @@ impl<P: SWCurveConfig> BatchAffine<P> {
             self.filled[b] = true;
             self.count += 1;
         }
+    }
+}
+
+/// Sparse XYZZ buckets for the rare additions a batch-affine processor cannot take
+/// (doublings, a full conflict queue): 4 bytes per bucket plus one entry per bucket used,
+/// instead of a dense array of XYZZ points.
+pub struct Overflow<P: SWCurveConfig> {
+    /// Per bucket, its entry index, or `u32::MAX`.
+    slot: Vec<u32>,
+    entries: Vec<(u32, Xyzz<P>)>,
+}
+
+impl<P: SWCurveConfig> Default for Overflow<P> {
+    fn default() -> Self {
+        Overflow {
+            slot: Vec::new(),
+            entries: Vec::new(),
+        }
+    }
+}
+
+impl<P: SWCurveConfig> Overflow<P> {
+    /// Room for `buckets` buckets, all empty.
+    pub fn reset(&mut self, buckets: usize) {
+        self.take().for_each(drop);
+        if self.slot.len() < buckets {
+            self.slot.resize(buckets, u32::MAX);
+        }
+    }
+
+    /// The overflow bucket `b`, created empty on first use.
+    #[inline]
+    pub fn bucket(&mut self, b: usize) -> &mut Xyzz<P> {
+        let mut s = self.slot[b];
+        if s == u32::MAX {
+            s = self.entries.len() as u32;
+            self.slot[b] = s;
+            self.entries.push((b as u32, Xyzz::ZERO));
+        }
+        &mut self.entries[s as usize].1
+    }
+
+    /// Whether no bucket was used.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Every used bucket with its sum, leaving the overflow empty.
+    pub fn take(&mut self) -> impl Iterator<Item = (usize, Xyzz<P>)> + '_ {
+        for &(b, _) in &self.entries {
+            self.slot[b as usize] = u32::MAX;
+        }
+        self.entries.drain(..).map(|(b, t)| (b as usize, t))
     }
 }

@@ -19,12 +19,12 @@ use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::{AffineRepr, CurveGroup};
 use ark_ff::{Field, PrimeField};
 
+use crate::bucket::batch_affine::Overflow;
 use crate::bucket::lanes::lane_count;
-use crate::bucket::xyzz::Overflow;
-use crate::bucket::Xyzz;
 use crate::ifma::{assemble, extract, Fe, Field52};
 use crate::inverse::PrimeInverter;
-use crate::reduce::add_multiple;
+use crate::reduce::{add_multiple, running_sum_by};
+use crate::xyzz::Xyzz;
 
 /// Largest conflict queue, as a multiple of the batch size.
 const QUEUE_FACTOR: usize = 2;
@@ -503,22 +503,13 @@ impl<P: SWCurveConfig, const L: usize> IfmaBatch<P, L> {
             // SAFETY: forwarded from the caller.
             return unsafe { self.reduce_lanes(buckets) };
         }
-        let field = &self.adder.field;
-        let mut running = Xyzz::<P>::ZERO;
-        let mut acc = Xyzz::<P>::ZERO;
-        let mut pending = 0u64;
-        for b in (0..buckets).rev() {
-            if !self.filled[b] {
-                pending += 1;
-                continue;
-            }
-            add_multiple(&mut acc, &running, pending);
-            let p = decode_point::<P, L>(field, &self.buckets[2 * L * b..2 * L * (b + 1)]);
-            running.add_xy(&p.x, &p.y);
-            pending = 1;
-        }
-        add_multiple(&mut acc, &running, pending);
-        acc
+        let (field, filled, records) = (&self.adder.field, &self.filled, &self.buckets);
+        running_sum_by(buckets, |b| {
+            filled[b].then(|| {
+                let p = decode_point::<P, L>(field, &records[2 * L * b..2 * L * (b + 1)]);
+                (p.x, p.y)
+            })
+        })
     }
 
     fn fold_overflow(&mut self) {

@@ -18,9 +18,9 @@
 use ark_ec::short_weierstrass::SWCurveConfig;
 use ark_ff::{AdditiveGroup, Field, Zero};
 
-use crate::bucket::Xyzz;
 use crate::inverse::Inverter;
 use crate::reduce::add_multiple;
+use crate::xyzz::Xyzz;
 
 /// Affine points in structure-of-arrays form; `zero[i]` marks the identity.
 #[derive(Default)]

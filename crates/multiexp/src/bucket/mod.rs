@@ -8,13 +8,12 @@ pub mod batch_affine;
 #[cfg(target_arch = "x86_64")]
 pub mod ifma_batch;
 pub mod lanes;
-pub mod xyzz;
 
 use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
 
 use crate::reduce::running_sum;
+pub use crate::xyzz::Xyzz;
 pub use batch_affine::BatchAffine;
-pub use xyzz::Xyzz;
 
 /// How a chunk task accumulates its points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
