@@ -6,7 +6,6 @@ pub mod curves;
 pub mod digits;
 mod error;
 pub mod exec;
-#[cfg(target_arch = "x86_64")]
 pub mod ifma;
 pub mod input;
 pub mod inverse;
@@ -25,6 +24,7 @@ pub use bucket::Processor;
 pub use curves::{CurveSpec, Group};
 pub use error::Error;
 pub use exec::Trace;
+pub use ifma::Ifma;
 pub use plan::{Plan, PlanOptions, PlanReport, Planner, Profile, SplitKind, SplitPolicy};
 
 /// How to run an MSM. The default chooses everything: all available cores, the planner's

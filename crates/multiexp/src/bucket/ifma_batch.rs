@@ -12,8 +12,11 @@
 //!
 //! Costs per addition: 6 lane multiplications (1/8 of a vector product each), 7 lane
 //! additions, 4L gathers and 2L scatters per eight, and one scalar inversion per batch.
+//!
+//! The state holds an [`Avx512Ifma`] token, which only exists on a CPU with the features:
+//! that is what makes the `#[target_feature]` functions here sound to call.
 
-use core::arch::x86_64::*;
+use core::arch::x86_64::__m512i;
 
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::{AffineRepr, CurveGroup};
@@ -21,7 +24,7 @@ use ark_ff::{Field, PrimeField};
 
 use crate::bucket::batch_affine::Overflow;
 use crate::bucket::lanes::lane_count;
-use crate::ifma::{assemble, extract, Fe, Field52};
+use crate::ifma::{Avx512Ifma, Fe, Field52, LaneBackend};
 use crate::inverse::PrimeInverter;
 use crate::reduce::{add_multiple, running_sum_by};
 use crate::xyzz::Xyzz;
@@ -44,13 +47,13 @@ struct Staged {
 
 /// Scratch space of one batch run.
 struct Scratch<const L: usize> {
-    dx: Vec<Fe<L>>,
-    dy: Vec<Fe<L>>,
-    xd: Vec<Fe<L>>,
-    yd: Vec<Fe<L>>,
-    xs: Vec<Fe<L>>,
-    prefix: Vec<Fe<L>>,
-    index: Vec<(__m512i, __mmask8)>,
+    dx: Vec<Fe<Avx512Ifma, L>>,
+    dy: Vec<Fe<Avx512Ifma, L>>,
+    xd: Vec<Fe<Avx512Ifma, L>>,
+    yd: Vec<Fe<Avx512Ifma, L>>,
+    xs: Vec<Fe<Avx512Ifma, L>>,
+    prefix: Vec<Fe<Avx512Ifma, L>>,
+    index: Vec<(__m512i, u8)>,
 }
 
 impl<const L: usize> Default for Scratch<L> {
@@ -70,6 +73,7 @@ impl<const L: usize> Default for Scratch<L> {
 /// Field constants and scratch for batched affine additions of records over the prime
 /// field `F`.
 struct Adder<F: PrimeField, const L: usize> {
+    token: Avx512Ifma,
     field: Field52<L>,
     inverter: PrimeInverter<F>,
     one: [u64; L],
@@ -77,11 +81,12 @@ struct Adder<F: PrimeField, const L: usize> {
 }
 
 impl<F: PrimeField, const L: usize> Adder<F, L> {
-    fn new(field: Field52<L>) -> Self {
+    fn new(field: Field52<L>, token: Avx512Ifma) -> Self {
         let mut unit = [0u64; L];
         unit[0] = 1;
         let one = field.mul_scalar(&unit, &field.r2);
         Adder {
+            token,
             field,
             inverter: PrimeInverter::new(),
             one,
@@ -94,7 +99,7 @@ impl<F: PrimeField, const L: usize> Adder<F, L> {
     /// `exceptional` with whether the y coordinates (sign applied) are equal too.
     ///
     /// # Safety
-    /// The CPU must have AVX-512 F and IFMA; every index must be a record of its array.
+    /// Every index must be a record of its array.
     #[target_feature(enable = "avx512f,avx512ifma")]
     unsafe fn batch_add(
         &mut self,
@@ -107,7 +112,7 @@ impl<F: PrimeField, const L: usize> Adder<F, L> {
         if len == 0 {
             return;
         }
-        let lanes = self.field.lanes();
+        let lanes = self.field.broadcast(self.token);
         let one = lanes.splat(&self.one);
         let steps = len.div_ceil(8);
         let s = &mut self.scratch;
@@ -123,8 +128,8 @@ impl<F: PrimeField, const L: usize> Adder<F, L> {
             let base = step * 8;
             let mut di = [0u64; 8];
             let mut si = [0u64; 8];
-            let mut neg: __mmask8 = 0;
-            let mut valid: __mmask8 = 0;
+            let mut neg = 0u8;
+            let mut valid = 0u8;
             for k in 0..8 {
                 if let Some(e) = staged.get(base + k) {
                     di[k] = e.dst as u64 * rec;
@@ -133,13 +138,7 @@ impl<F: PrimeField, const L: usize> Adder<F, L> {
                     valid |= 1 << k;
                 }
             }
-            // SAFETY: 8 × u64 arrays are exactly one 64-byte load each.
-            let (dv, sv) = unsafe {
-                (
-                    _mm512_loadu_si512(di.as_ptr() as *const _),
-                    _mm512_loadu_si512(si.as_ptr() as *const _),
-                )
-            };
+            let (dv, sv) = (self.token.load(&di), self.token.load(&si));
             // SAFETY: the caller guarantees every record index is inside its array.
             let (xd, yd, xs, ys) = unsafe {
                 (
@@ -252,16 +251,23 @@ fn neg_scalar<const L: usize>(p: &[u64; L], y: &[u64]) -> [u64; L] {
 }
 
 /// Converts `points` into records in `out` (2L u64 each), eight at a time.
-///
-/// # Safety
-/// The CPU must have AVX-512 F and IFMA.
-#[target_feature(enable = "avx512f,avx512ifma")]
-pub unsafe fn prepare<P: SWCurveConfig, const L: usize>(
+pub fn prepare<P: SWCurveConfig, const L: usize>(
+    token: Avx512Ifma,
     field: &Field52<L>,
     points: &[Affine<P>],
     out: &mut [u64],
 ) {
-    let lanes = field.lanes();
+    token.run(|token| prepare_on(token, field, points, out))
+}
+
+#[inline(always)]
+fn prepare_on<P: SWCurveConfig, const L: usize>(
+    token: Avx512Ifma,
+    field: &Field52<L>,
+    points: &[Affine<P>],
+    out: &mut [u64],
+) {
+    let lanes = field.broadcast(token);
     let r2 = lanes.splat(&field.r2);
     for (chunk, dst) in points.chunks(8).zip(out.chunks_mut(16 * L)) {
         let mut xs = [[0u64; L]; 8];
@@ -280,8 +286,8 @@ pub unsafe fn prepare<P: SWCurveConfig, const L: usize>(
                 None => infinity[k] = true,
             }
         }
-        let x = extract(&lanes.mul(&assemble(&xs), &r2));
-        let y = extract(&lanes.mul(&assemble(&ys), &r2));
+        let x = lanes.extract(&lanes.mul(&lanes.assemble(&xs), &r2));
+        let y = lanes.extract(&lanes.mul(&lanes.assemble(&ys), &r2));
         for k in 0..chunk.len() {
             let rec = &mut dst[2 * L * k..2 * L * (k + 1)];
             rec[..L].copy_from_slice(&x[k]);
@@ -316,14 +322,15 @@ pub struct IfmaBatch<P: SWCurveConfig, const L: usize> {
 }
 
 impl<P: SWCurveConfig, const L: usize> IfmaBatch<P, L> {
-    /// The state for `P`, or `None` if its base field is not a prime field of L limbs.
-    pub fn new() -> Option<Self> {
-        if <P::BaseField as Field>::extension_degree() != 1 {
+    /// The state for `P` on the CPU `token` stands for, or `None` if its base field is not a
+    /// prime field of L limbs.
+    pub fn new(token: Avx512Ifma) -> Option<Self> {
+        if crate::ifma::limbs_of::<P::BaseField>() != Some(L) {
             return None;
         }
         let field = Field52::<L>::of::<Base<P>>()?;
         Some(IfmaBatch {
-            adder: Adder::new(field),
+            adder: Adder::new(field, token),
             buckets: Vec::new(),
             filled: Vec::new(),
             count: 0,
@@ -369,7 +376,7 @@ impl<P: SWCurveConfig, const L: usize> IfmaBatch<P, L> {
     /// returns, so the next call may pass another range of points.
     ///
     /// # Safety
-    /// The CPU must have AVX-512 F and IFMA; `records` holds 2L u64 per point of `points`.
+    /// `records` holds 2L u64 per point of `points`.
     pub unsafe fn accumulate(&mut self, points: &[Affine<P>], records: &[u64], digits: &[i16]) {
         debug_assert!(records.len() >= 2 * L * points.len() && digits.len() <= points.len());
         for (i, &d) in digits.iter().enumerate() {
@@ -394,11 +401,8 @@ impl<P: SWCurveConfig, const L: usize> IfmaBatch<P, L> {
     }
 
     /// Ends the task: Σ_b (b+1)·bucket_b.
-    ///
-    /// # Safety
-    /// The CPU must have AVX-512 F and IFMA.
-    pub unsafe fn finish(&mut self) -> Xyzz<P> {
-        // SAFETY: forwarded from the caller.
+    pub fn finish(&mut self) -> Xyzz<P> {
+        // SAFETY: the token proves the CPU features.
         unsafe { self.reduce(self.nb) }
     }
 

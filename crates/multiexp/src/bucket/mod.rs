@@ -46,22 +46,10 @@ impl Processor {
     }
 }
 
-/// The 52-bit limb count of `P`'s coordinates if the IFMA processor can run it here.
+/// The 52-bit limb count of `P`'s coordinates if the IFMA processor can run it here
+/// ([`crate::ifma::limbs_of`] on a CPU with AVX-512 IFMA).
 pub fn ifma_limbs<P: SWCurveConfig>() -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use ark_ff::{Field, PrimeField};
-        type Prime<P> = <<P as ark_ec::CurveConfig>::BaseField as Field>::BasePrimeField;
-        if <P::BaseField as Field>::extension_degree() != 1 || !crate::ifma::available() {
-            return None;
-        }
-        let l = crate::ifma::limbs_for(<Prime<P> as PrimeField>::MODULUS_BIT_SIZE);
-        [5, 7, 8].contains(&l).then_some(l)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        None
-    }
+    crate::ifma::limbs_of::<P::BaseField>().filter(|_| crate::ifma::available())
 }
 
 /// The records of one task's point range.
@@ -142,13 +130,14 @@ impl Records {
             }
             crate::exec::on_workers(slices, |w, out| {
                 let pts = &points[bounds[w]..bounds[w + 1]];
+                let token = crate::ifma::Avx512Ifma::detect();
                 macro_rules! run {
                     ($l:literal) => {{
-                        if let Some(f) = crate::ifma::Field52::<$l>::of::<
+                        let field = crate::ifma::Field52::<$l>::of::<
                             <P::BaseField as ark_ff::Field>::BasePrimeField,
-                        >() {
-                            // SAFETY: ifma_limbs checked the CPU features.
-                            unsafe { ifma_batch::prepare::<P, $l>(&f, pts, out) }
+                        >();
+                        if let (Some(f), Some(token)) = (field, token) {
+                            ifma_batch::prepare::<P, $l>(token, &f, pts, out)
                         }
                     }};
                 }
@@ -298,7 +287,8 @@ impl<P: SWCurveConfig> IfmaState<P> {
         macro_rules! start {
             ($variant:ident, $l:literal) => {{
                 if !matches!(self, IfmaState::$variant(_)) {
-                    match ifma_batch::IfmaBatch::<P, $l>::new() {
+                    let token = crate::ifma::Avx512Ifma::detect();
+                    match token.and_then(ifma_batch::IfmaBatch::<P, $l>::new) {
                         Some(state) => *self = IfmaState::$variant(state),
                         None => return false,
                     }
@@ -332,8 +322,7 @@ impl<P: SWCurveConfig> IfmaState<P> {
             2 * r.limbs * points.len(),
             "one record per point"
         );
-        // SAFETY: an IfmaState other than Unset exists only where ifma_limbs found the CPU
-        // features, and the assert above gives 2L u64 per point.
+        // SAFETY: the assert above gives 2L u64 per point.
         unsafe {
             match self {
                 IfmaState::L5(s) if r.limbs == 5 => s.accumulate(points, r.data, digits),
@@ -345,14 +334,11 @@ impl<P: SWCurveConfig> IfmaState<P> {
     }
 
     fn finish(&mut self) -> Xyzz<P> {
-        // SAFETY: as in accumulate.
-        unsafe {
-            match self {
-                IfmaState::L5(s) => s.finish(),
-                IfmaState::L7(s) => s.finish(),
-                IfmaState::L8(s) => s.finish(),
-                IfmaState::Unset => Xyzz::ZERO,
-            }
+        match self {
+            IfmaState::L5(s) => s.finish(),
+            IfmaState::L7(s) => s.finish(),
+            IfmaState::L8(s) => s.finish(),
+            IfmaState::Unset => Xyzz::ZERO,
         }
     }
 }
