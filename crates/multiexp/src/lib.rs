@@ -47,6 +47,10 @@ pub struct Config {
     pub margin: Option<f64>,
     /// The cost profile; `None`: the built-in one (measured on the reference machine).
     pub profile: Option<Arc<Profile>>,
+    /// Where the IFMA processor runs (default [`Ifma::Auto`]: natively where the CPU has
+    /// AVX-512 IFMA). The planner picks it by itself only where it runs natively; a forced
+    /// [`Processor::BatchAffineIfma`] with [`Ifma::Emulated`] runs on the emulation (tests).
+    pub ifma: Ifma,
 }
 
 impl Config {
@@ -92,9 +96,9 @@ pub fn plan_for<P: SWCurveConfig>(n: usize, config: &Config) -> Result<PlanRepor
         None => Profile::builtin(),
     };
     let mut options = config.plan_options();
-    options.ifma = bucket::ifma_limbs::<P>().is_some();
+    options.ifma = config.ifma.native() && ifma::limbs_of::<P::BaseField>().is_some();
     if let Some(p) = options.processor {
-        if !p.supports::<P>() {
+        if !p.supports_with::<P>(config.ifma) {
             return Err(Error::UnsupportedProcessor {
                 processor: p.name(),
                 curve: spec.name,
@@ -112,12 +116,23 @@ pub fn execute_plan<P: SWCurveConfig>(
     plan: &Plan,
     trace: bool,
 ) -> Result<(Projective<P>, Option<Trace>), Error> {
+    execute_plan_on(points, scalars, plan, trace, Ifma::Auto)
+}
+
+/// [`execute_plan`] with its IFMA tasks run as `ifma` asks.
+fn execute_plan_on<P: SWCurveConfig>(
+    points: &[Affine<P>],
+    scalars: &[P::ScalarField],
+    plan: &Plan,
+    trace: bool,
+    ifma: Ifma,
+) -> Result<(Projective<P>, Option<Trace>), Error> {
     check_lengths(points, scalars)?;
     if points.is_empty() {
         return Ok((Projective::<P>::zero(), trace.then(Trace::default)));
     }
     let digits = exec::digits(scalars, plan.windowing, plan.workers)?;
-    exec::execute(plan, points, &digits, trace)
+    exec::execute(plan, points, &digits, trace, ifma)
 }
 
 fn check_lengths<P: SWCurveConfig>(
@@ -165,7 +180,7 @@ pub fn msm_with<P: SWCurveConfig>(
 ) -> Result<Projective<P>, Error> {
     check_lengths(points, scalars)?;
     let report = plan_for::<P>(points.len(), config)?;
-    execute_plan(points, scalars, &report.chosen, false).map(|(r, _)| r)
+    execute_plan_on(points, scalars, &report.chosen, false, config.ifma).map(|(r, _)| r)
 }
 
 /// The unchecked twin of [`msm`], as arkworks' `msm_unchecked`: uses the first
