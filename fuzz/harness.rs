@@ -21,6 +21,7 @@ use multiexp::curves::{CurveSpec, CurveVisitor};
 use multiexp::input::{
     self, Endianness, InputError, Location, PointFormat, PointOptions, ScalarFormat, ScalarOptions,
 };
+use multiexp::Ifma;
 
 /// The options and file of one fuzz input.
 struct Case<'a> {
@@ -41,10 +42,17 @@ impl<'a> Case<'a> {
         })
     }
 
+    /// With `vector_kernels`, the IFMA kernels natively where the CPU has them, else on
+    /// their emulation (so the comparison with arkworks arithmetic runs on every CPU).
     fn point_options(&self, vector_kernels: bool) -> PointOptions {
+        let ifma = match vector_kernels {
+            true if multiexp::unstable::ifma_available() => Ifma::Auto,
+            true => Ifma::Emulated,
+            false => Ifma::Off,
+        };
         PointOptions {
             subgroup_check: self.flags & 1 == 0,
-            vector_kernels,
+            ifma,
         }
     }
 

@@ -14,7 +14,7 @@
 //!   t = task + fixed + (x - F)·point + F·bucket, x = δm, F = F(x, B) (`plan::cost`)
 //!   over those sizes, on relative errors (`bucket` = 0 for the two-size fits).
 //! - `digit`, `digit_scalar`: `exec::digits` on one worker at c = 4 and c = 16, solved for the
-//!   price per scalar and per scalar·chunk; `prepare`: `Records::prepare` on one worker.
+//!   price per scalar and per scalar·chunk; `prepare`: `exec::records` on one worker.
 //! - `add_mixed`, `add_full`, `double`, `merge`: loops of exactly the operation the executor
 //!   runs (a mixed XYZZ add, a projective add, a projective doubling, a partial sum converted
 //!   and added); `task`: an empty chunk task; `dispatch`: an empty parallel phase on all cores.
@@ -42,7 +42,7 @@ use crate::curves::{CurveSpec, CurveVisitor};
 use crate::digits::{Windowing, MAX_WINDOW};
 use crate::plan::cost::CostModel;
 use crate::profile::{Host, Profile, TaskWeights, Weights, WindowWeights, MULTIEXP_VERSION};
-use crate::Error;
+use crate::{Error, Ifma};
 
 /// The curves calibration measures unless told otherwise: the G1 groups most MSMs run on.
 pub const DEFAULT_CURVES: [&str; 2] = ["bn254-g1", "bls12-381-g1"];
@@ -338,7 +338,8 @@ impl<P: SWCurveConfig> Inputs<P> {
                     black_box(d.ok());
                 }
                 Probe::Prepare => {
-                    black_box(Records::prepare(&self.points[..self.digit_scalars], 1).ok());
+                    let points = &self.points[..self.digit_scalars];
+                    black_box(crate::exec::records(points, 1, Ifma::Auto.engine()).ok());
                 }
                 Probe::AddMixed => {
                     let mut acc = Xyzz::<P>::from_affine(&self.points[LOOP]);
@@ -645,7 +646,7 @@ impl CurveVisitor for Calibrate<'_> {
         let base = crate::sample::points::<P>(distinct, 7);
         let points: Vec<Affine<P>> = base.iter().cycle().take(max_m).copied().collect();
         let scalars = crate::sample::scalars::<P::ScalarField>(max_m, 7);
-        let records = Records::prepare(&points, self.threads)?;
+        let records = crate::exec::records(&points, self.threads, Ifma::Auto.engine())?;
         let mut digits = Vec::with_capacity(windows.len());
         for (&c, w) in windows.iter().zip(&windowings) {
             let m = (effort.refine_ratio << (c - 1))

@@ -85,45 +85,28 @@ fn shr_small(limbs: &[u64], shift: usize) -> Option<u64> {
 
 /// The signed digits of n scalars for one windowing, chunk-major.
 #[derive(Clone, Debug)]
-pub struct Digits {
-    windowing: Windowing,
+pub(crate) struct Digits {
     n: usize,
     data: Vec<i16>,
 }
 
 impl Digits {
     /// Zero-filled storage for n scalars.
-    pub fn zeroed(windowing: Windowing, n: usize) -> Self {
+    pub(crate) fn zeroed(windowing: Windowing, n: usize) -> Self {
         Digits {
-            windowing,
             n,
             data: vec![0; n * windowing.chunks],
         }
     }
 
-    /// The windowing these digits were cut with.
-    pub fn windowing(&self) -> Windowing {
-        self.windowing
-    }
-
-    /// Number of scalars.
-    pub fn len(&self) -> usize {
-        self.n
-    }
-
-    /// Whether there are no scalars.
-    pub fn is_empty(&self) -> bool {
-        self.n == 0
-    }
-
     /// All n digits of chunk `j`.
-    pub fn chunk(&self, j: usize) -> &[i16] {
+    pub(crate) fn chunk(&self, j: usize) -> &[i16] {
         &self.data[j * self.n..(j + 1) * self.n]
     }
 
     /// Splits the storage into per-range writers: for each range in `ranges` (consecutive,
     /// covering 0..n), one list of K mutable slices, one per chunk.
-    pub fn writers(&mut self, bounds: &[usize]) -> Vec<Vec<&mut [i16]>> {
+    pub(crate) fn writers(&mut self, bounds: &[usize]) -> Vec<Vec<&mut [i16]>> {
         let parts = bounds.len().saturating_sub(1);
         let mut out: Vec<Vec<&mut [i16]>> = (0..parts).map(|_| Vec::new()).collect();
         if self.n == 0 {
@@ -142,7 +125,11 @@ impl Digits {
 }
 
 /// Writes the digits of `scalars` into `out`, one slice per chunk, each as long as `scalars`.
-pub fn decompose_into<F: PrimeField>(scalars: &[F], windowing: Windowing, out: &mut [&mut [i16]]) {
+pub(crate) fn decompose_into<F: PrimeField>(
+    scalars: &[F],
+    windowing: Windowing,
+    out: &mut [&mut [i16]],
+) {
     let c = windowing.window;
     let k = windowing.chunks;
     let half = 1i32 << (c - 1);
@@ -180,7 +167,8 @@ fn window_bits(limbs: &[u64], bit: usize, mask: u64) -> u64 {
 
 /// The scalar a digit vector stands for, Σ d_j·2^(cj) mod r: the inverse of
 /// [`decompose_into`], for tests.
-pub fn recompose<F: PrimeField>(digits: &[i16], c: u32) -> F {
+#[cfg(test)]
+pub(crate) fn recompose<F: PrimeField>(digits: &[i16], c: u32) -> F {
     let base = F::from(2u64).pow([c as u64]);
     let mut acc = F::zero();
     for &d in digits.iter().rev() {

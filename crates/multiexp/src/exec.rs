@@ -9,6 +9,10 @@
 //!
 //! Instrumentation: with `trace` on, every task records its worker and its start and end
 //! (ns since the run began); off, nothing is measured.
+//!
+//! Plans with IFMA tasks first convert the points into records ([`records`]), in parallel,
+//! on the engine the plan records (the one the caller's `Config::ifma` resolved to when it
+//! was planned); without one those tasks run scalar batch-affine.
 
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -17,8 +21,9 @@ use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ff::{PrimeField, Zero};
 use rayon::ThreadPool;
 
-use crate::bucket::{ifma_limbs, BucketSet, RecordSlice, Records};
+use crate::bucket::{convert_records, BucketSet, RecordSlice, Records};
 use crate::digits::{decompose_into, Digits, Windowing};
+use crate::ifma::Engine;
 use crate::plan::{Plan, SplitKind};
 use crate::reduce::horner;
 use crate::Error;
@@ -123,7 +128,7 @@ fn oversubscribed_pool(workers: usize) -> Result<Arc<ThreadPool>, Error> {
 /// and returns the results in worker order. The jobs run on the caller's rayon pool (the
 /// global one outside any pool) when it has a thread per worker, else on a pool of exactly
 /// that many threads; one item runs inline.
-pub fn on_workers<T: Send, R: Send>(
+pub(crate) fn on_workers<T: Send, R: Send>(
     items: Vec<T>,
     f: impl Fn(usize, T) -> R + Sync,
 ) -> Result<Vec<R>, Error> {
@@ -149,12 +154,12 @@ pub fn on_workers<T: Send, R: Send>(
 }
 
 /// `parts + 1` bounds cutting 0..n into `parts` near-equal ranges.
-pub fn even_bounds(n: usize, parts: usize) -> Vec<usize> {
+pub(crate) fn even_bounds(n: usize, parts: usize) -> Vec<usize> {
     (0..=parts).map(|i| i * n / parts).collect()
 }
 
 /// The signed digits of `scalars`, computed on `workers` workers.
-pub fn digits<F: PrimeField>(
+pub(crate) fn digits<F: PrimeField>(
     scalars: &[F],
     windowing: Windowing,
     workers: usize,
@@ -170,30 +175,75 @@ pub fn digits<F: PrimeField>(
     Ok(digits)
 }
 
-/// Runs `plan` over `points` with their `digits`. Returns the MSM and, if `trace`, the record
-/// of every task.
-pub fn execute<P: SWCurveConfig>(
+/// The IFMA records of `points`, converted on `workers` workers on `engine`, or `None`
+/// without one or where the IFMA processor does not apply to `P`.
+pub(crate) fn records<P: SWCurveConfig>(
+    points: &[Affine<P>],
+    workers: usize,
+    engine: Option<Engine>,
+) -> Result<Option<Records>, Error> {
+    let (Some(engine), Some(limbs)) = (engine, crate::ifma::limbs_of::<P::BaseField>()) else {
+        return Ok(None);
+    };
+    let mut data = vec![0u64; 2 * limbs * points.len()];
+    records_into(points, engine, limbs, &mut data, workers)?;
+    Ok(Some(Records { limbs, data }))
+}
+
+/// Converts `points` into `out` (2·`limbs` u64 per point) on `workers` workers, in ranges of
+/// whole groups of 8 points.
+fn records_into<P: SWCurveConfig>(
+    points: &[Affine<P>],
+    engine: Engine,
+    limbs: usize,
+    out: &mut [u64],
+    workers: usize,
+) -> Result<(), Error> {
+    let n = points.len();
+    let groups = n.div_ceil(8);
+    let bounds: Vec<usize> = even_bounds(groups, workers.clamp(1, groups.max(1)))
+        .into_iter()
+        .map(|g| (8 * g).min(n))
+        .collect();
+    let mut slices = Vec::with_capacity(bounds.len());
+    let mut rest = &mut out[..2 * limbs * n];
+    for w in bounds.windows(2) {
+        let (head, tail) = rest.split_at_mut(2 * limbs * (w[1] - w[0]));
+        slices.push(head);
+        rest = tail;
+    }
+    on_workers(slices, |w, out| {
+        convert_records(engine, &points[bounds[w]..bounds[w + 1]], limbs, out)
+    })?;
+    Ok(())
+}
+
+/// Runs `plan` over `points` with their `digits`, its IFMA tasks on the plan's engine.
+/// Returns the MSM and, if `trace`, the record of every task.
+pub(crate) fn execute<P: SWCurveConfig>(
     plan: &Plan,
     points: &[Affine<P>],
     digits: &Digits,
     trace: bool,
 ) -> Result<(Projective<P>, Option<Trace>), Error> {
+    let engine = plan.engine();
     if streams(plan) {
-        if let Some(limbs) = ifma_limbs::<P>() {
-            return execute_streamed(plan, points, digits, limbs, trace, STREAM_BLOCK);
+        let limbs = crate::ifma::limbs_of::<P::BaseField>();
+        if let (Some(engine), Some(limbs)) = (engine, limbs) {
+            return execute_streamed(plan, points, digits, (engine, limbs), trace, STREAM_BLOCK);
         }
     }
     let tasks = plan.tasks();
     let schedule = plan.schedule();
     let records = if plan.uses_ifma() {
-        Records::prepare(points, plan.workers())?
+        records(points, plan.workers(), engine)?
     } else {
         None
     };
     let records = records.as_ref();
     let started = Instant::now();
     let per_worker = on_workers(schedule, |worker, mine| {
-        let mut buckets = BucketSet::<P>::default();
+        let mut buckets = BucketSet::<P>::with_engine(engine);
         let mut out = Vec::with_capacity(mine.len());
         for t in mine {
             let task = &tasks[t];
@@ -254,12 +304,13 @@ pub fn streams(plan: &Plan) -> bool {
     plan.split() == SplitKind::None && plan.n() >= 4 * STREAM_BLOCK && plan.uses_ifma()
 }
 
-/// The streamed executor (see [`streams`]), in blocks of `block` points.
+/// The streamed executor (see [`streams`]), in blocks of `block` points, its records of
+/// `limbs` limbs converted on `engine`.
 fn execute_streamed<P: SWCurveConfig>(
     plan: &Plan,
     points: &[Affine<P>],
     digits: &Digits,
-    limbs: usize,
+    (engine, limbs): (Engine, usize),
     trace: bool,
     block: usize,
 ) -> Result<(Projective<P>, Option<Trace>), Error> {
@@ -276,7 +327,7 @@ fn execute_streamed<P: SWCurveConfig>(
                 .iter()
                 .map(|&t| {
                     let task = &tasks[t];
-                    let mut set = BucketSet::default();
+                    let mut set = BucketSet::with_engine(Some(engine));
                     set.begin(plan.shape_for(task, digits.chunk(task.chunk)));
                     (t, set, 0)
                 })
@@ -290,7 +341,7 @@ fn execute_streamed<P: SWCurveConfig>(
     for lo in (0..n).step_by(block) {
         let hi = (lo + block).min(n);
         let block = &points[lo..hi];
-        Records::prepare_into(block, limbs, &mut buffer, plan.workers())?;
+        records_into(block, engine, limbs, &mut buffer, plan.workers())?;
         let records = RecordSlice {
             limbs,
             data: &buffer[..2 * limbs * block.len()],
@@ -331,12 +382,10 @@ mod tests {
     use crate::Processor;
     use ark_ec::VariableBaseMSM;
 
-    /// Streamed runs in blocks that do not divide n, nor batches, nor the 8-point conversion
-    /// groups, equal arkworks' MSM and record the LPT assignment.
-    fn check<P: SWCurveConfig>() {
-        let Some(limbs) = ifma_limbs::<P>() else {
-            return;
-        };
+    /// Streamed runs on `engine` in blocks that do not divide n, nor batches, nor the 8-point
+    /// conversion groups, equal arkworks' MSM and record the LPT assignment.
+    fn check<P: SWCurveConfig>(engine: Engine) {
+        let limbs = crate::ifma::limbs_of::<P::BaseField>().expect("an IFMA curve");
         let n = 1500;
         let points = crate::sample::points::<P>(n, 3);
         let scalars = crate::sample::scalars::<P::ScalarField>(n, 3);
@@ -355,7 +404,8 @@ mod tests {
             let digits = digits(&scalars, plan.windowing(), workers).unwrap();
             for block in [1, 7, 64, 333, n] {
                 let (got, trace) =
-                    execute_streamed(&plan, &points, &digits, limbs, true, block).unwrap();
+                    execute_streamed(&plan, &points, &digits, (engine, limbs), true, block)
+                        .unwrap();
                 assert_eq!(got, expected, "window {window}, block {block}");
                 let assignment = trace.unwrap().assignment(workers);
                 assert_eq!(assignment, plan.schedule(), "block {block}");
@@ -363,11 +413,21 @@ mod tests {
         }
     }
 
+    fn every_limb_count(engine: Engine) {
+        check::<ark_bn254::g1::Config>(engine);
+        check::<ark_secp256r1::Config>(engine);
+        check::<ark_bls12_381::g1::Config>(engine);
+        check::<crate::curves::bls24_315::g1::Config>(engine);
+    }
+
     #[test]
     fn streamed_runs_equal_arkworks_for_every_block_size() {
-        check::<ark_bn254::g1::Config>();
-        check::<ark_secp256r1::Config>();
-        check::<ark_bls12_381::g1::Config>();
-        check::<crate::curves::bls24_315::g1::Config>();
+        every_limb_count(Engine::Emulated(crate::ifma::Emulated));
+    }
+
+    #[test]
+    #[cfg_attr(not(multiexp_host_ifma), ignore = "needs a CPU with AVX-512 IFMA")]
+    fn streamed_runs_equal_arkworks_natively() {
+        every_limb_count(crate::ifma::native_engine());
     }
 }

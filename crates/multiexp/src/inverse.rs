@@ -20,7 +20,7 @@ const M62: i64 = (u64::MAX >> 2) as i64;
 
 /// Constants of one odd modulus in signed radix 2^62 with N limbs.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Modulus<const N: usize> {
+pub(crate) struct Modulus<const N: usize> {
     m: [i64; N],
     /// M⁻¹ mod 2^62.
     inv62: u64,
@@ -87,7 +87,7 @@ fn add_assign<const N: usize>(x: &mut [i64; N], y: &[i64; N], sign: i64) {
 impl<const N: usize> Modulus<N> {
     /// The constants for an odd modulus given as little-endian u64 limbs, or `None` if it is
     /// even or too wide for N limbs (it must leave the top limb 8 bits of headroom).
-    pub fn new(modulus: &[u64]) -> Option<Self> {
+    pub(crate) fn new(modulus: &[u64]) -> Option<Self> {
         let bits = modulus
             .iter()
             .rposition(|&l| l != 0)
@@ -111,7 +111,7 @@ impl<const N: usize> Modulus<N> {
 
     /// x⁻¹ mod M for a canonical x < M (little-endian u64 limbs, written back into `x`);
     /// zero stays zero.
-    pub fn invert(&self, x: &mut [u64]) {
+    pub(crate) fn invert(&self, x: &mut [u64]) {
         let mut g = to_radix62::<N>(x);
         if g.iter().all(|&l| l == 0) {
             return;
@@ -266,7 +266,7 @@ fn divsteps_62(mut eta: i64, f0: u64, g0: u64) -> (i64, Trans) {
 
 /// Inverts elements of one prime field `F` by divsteps, through their canonical integers.
 #[derive(Clone, Debug)]
-pub struct PrimeInverter<F: PrimeField> {
+pub(crate) struct PrimeInverter<F: PrimeField> {
     kind: Kind,
     _field: core::marker::PhantomData<F>,
 }
@@ -290,7 +290,7 @@ impl<F: PrimeField> Default for PrimeInverter<F> {
 
 impl<F: PrimeField> PrimeInverter<F> {
     /// The inverter of `F`, with the smallest limb count its modulus fits.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let m = F::MODULUS;
         let limbs = m.as_ref();
         let kind = None
@@ -307,7 +307,7 @@ impl<F: PrimeField> PrimeInverter<F> {
     }
 
     /// x⁻¹ for a canonical integer x < p in little-endian u64 limbs, in place (0 ↦ 0).
-    pub fn invert_canonical(&self, x: &mut [u64]) {
+    pub(crate) fn invert_canonical(&self, x: &mut [u64]) {
         match &self.kind {
             Kind::N5(m) => m.invert(x),
             Kind::N6(m) => m.invert(x),
@@ -327,7 +327,7 @@ impl<F: PrimeField> PrimeInverter<F> {
     }
 
     /// x⁻¹ (0 ↦ 0).
-    pub fn invert(&self, x: &F) -> F {
+    pub(crate) fn invert(&self, x: &F) -> F {
         let mut big = x.into_bigint();
         self.invert_canonical(big.as_mut());
         F::from_bigint(big).unwrap_or_default()
@@ -339,7 +339,7 @@ impl<F: PrimeField> PrimeInverter<F> {
 /// where the norm N(x) = x^(1 + p + … + p^(d-1)) lies in the prime field, the powers of p
 /// being Frobenius maps.
 #[derive(Clone, Debug)]
-pub struct Inverter<K: Field> {
+pub(crate) struct Inverter<K: Field> {
     prime: PrimeInverter<K::BasePrimeField>,
 }
 
@@ -353,7 +353,7 @@ impl<K: Field> Default for Inverter<K> {
 
 impl<K: Field> Inverter<K> {
     /// x⁻¹ (0 ↦ 0).
-    pub fn invert(&self, x: &K) -> K {
+    pub(crate) fn invert(&self, x: &K) -> K {
         let degree = K::extension_degree();
         if degree == 1 {
             let base = x.to_base_prime_field_elements().next().unwrap_or_default();

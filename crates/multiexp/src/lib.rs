@@ -1,30 +1,25 @@
 #![doc = include_str!("../../../README.md")]
 #![deny(missing_docs)]
+#![deny(unreachable_pub)]
 
-// Engine modules: crate-private once the bucket layer's rewrite lands (its public items then
-// become `pub(crate)` under `#![deny(unreachable_pub)]`); until then reached through
-// `unstable`, never by path.
-#[doc(hidden)]
-pub mod bucket;
+// The public surface is the crate root, `calibrate`, `curves`, `input`, `profile` and
+// `unstable` (the engine's door for the CLI and experiments); the engine modules are private
+// and `unreachable_pub` keeps every item in them that no public path reaches `pub(crate)`.
+mod bucket;
 pub mod calibrate;
 pub mod curves;
-#[doc(hidden)]
-pub mod digits;
+mod digits;
 mod error;
-#[doc(hidden)]
-pub mod exec;
-#[cfg(target_arch = "x86_64")]
-#[doc(hidden)]
-pub mod ifma;
+mod exec;
+mod ifma;
 pub mod input;
-#[doc(hidden)]
-pub mod inverse;
+mod inverse;
 mod plan;
 pub mod profile;
-#[doc(hidden)]
-pub mod reduce;
+mod reduce;
 mod sample;
 pub mod unstable;
+mod xyzz;
 
 use std::any::TypeId;
 
@@ -35,6 +30,7 @@ use rayon::prelude::*;
 pub use bucket::Processor;
 pub use error::Error;
 pub use exec::{TaskRecord, Trace};
+pub use ifma::Ifma;
 pub use plan::layout::{ChunkTask, Memory, Plan, PlanReport, SplitKind};
 pub use plan::planner::SplitPolicy;
 pub use profile::{Profile, ProfileChoice};
@@ -66,6 +62,10 @@ pub struct Config {
     pub margin: Option<f64>,
     /// The cost profile: by default this process's ([`ProfileChoice::Discovered`]).
     pub profile: ProfileChoice,
+    /// Where the IFMA processor runs (default [`Ifma::Auto`]: natively where the CPU has
+    /// AVX-512 IFMA). The planner picks it by itself only where it runs natively; a forced
+    /// [`Processor::BatchAffineIfma`] with [`Ifma::Emulated`] runs on the emulation (tests).
+    pub ifma: Ifma,
 }
 
 impl Config {
@@ -95,6 +95,7 @@ impl Config {
             processor: self.processor,
             batch: self.batch,
             ifma: false,
+            engine: self.ifma.engine(),
         }
     }
 }
@@ -111,9 +112,9 @@ fn planner_for<P: SWCurveConfig>(config: &Config) -> Result<Planner, Error> {
     let spec = spec_of::<P>();
     let profile = config.profile.profile();
     let mut options = config.plan_options();
-    options.ifma = bucket::ifma_limbs::<P>().is_some();
+    options.ifma = config.ifma.native() && ifma::limbs_of::<P::BaseField>().is_some();
     if let Some(p) = options.processor {
-        if !p.supports::<P>() {
+        if !p.supports_with::<P>(config.ifma) {
             return Err(Error::UnsupportedProcessor {
                 processor: p.name(),
                 curve: spec.name,

@@ -18,6 +18,7 @@ pub use crate::digits::{Windowing, MAX_WINDOW};
 pub use crate::exec::{
     available_cores, available_memory, available_workers, streams, STREAM_BLOCK,
 };
+pub use crate::ifma::Engine;
 pub use crate::plan::planner::{
     Candidate, CandidatePrice, Decision, PlanOptions, Planner, DEFAULT_MARGIN, MAX_PARTS,
     MIN_BATCH_WINDOW, MIN_WINDOW,
@@ -29,20 +30,13 @@ pub mod sample {
     pub use crate::sample::{points, scalars};
 }
 
-/// Whether the IFMA batch-affine processor runs natively for curve `P` on this CPU (what the
-/// planner's [`PlanOptions::ifma`] should say for it).
+/// Whether the IFMA batch-affine processor runs natively for curve `P` on this CPU and
+/// `MULTIEXP_NO_IFMA` leaves it on (what the planner's [`PlanOptions::ifma`] should say).
 pub fn ifma_runs<P: SWCurveConfig>() -> bool {
     crate::bucket::ifma_limbs::<P>().is_some()
 }
 
-/// Whether this CPU has AVX-512 IFMA.
+/// Whether this CPU has AVX-512 IFMA (whatever `MULTIEXP_NO_IFMA` says: see [`ifma_runs`]).
 pub fn ifma_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        crate::ifma::available()
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    crate::ifma::available()
 }

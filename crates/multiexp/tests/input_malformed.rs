@@ -10,6 +10,10 @@ use multiexp::input::{
     self, FlagProblem, InputError, InputErrorKind as Kind, Location, PointEncoding, PointOptions,
     ScalarOptions,
 };
+use multiexp::Ifma;
+
+/// Where the IFMA kernels run: natively where the CPU has them, not at all, emulated.
+const IFMA_MODES: [Ifma; 3] = [Ifma::Auto, Ifma::Off, Ifma::Emulated];
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -246,13 +250,11 @@ fn coordinates_at_or_above_p_are_not_canonical() {
 
 #[test]
 fn x_without_a_curve_point_is_not_on_the_curve() {
-    for options in [
-        PointOptions::default(),
-        PointOptions {
-            vector_kernels: false,
+    for ifma in IFMA_MODES {
+        let options = PointOptions {
+            ifma,
             ..PointOptions::default()
-        },
-    ] {
+        };
         let x = x_off_curve();
         let big = x.into_bigint();
         let mut bytes: Vec<u8> = big
@@ -272,18 +274,18 @@ fn x_without_a_curve_point_is_not_on_the_curve() {
 #[test]
 fn points_outside_the_subgroup_are_rejected_unless_unchecked() {
     for outside in [order_three_point(), random_outside_point()] {
-        for vector_kernels in [true, false] {
+        for ifma in IFMA_MODES {
             let mut lines = good_lines::<Bls381G1>(20);
             lines[9] = zcash_hex(&outside);
             let options = PointOptions {
-                vector_kernels,
+                ifma,
                 ..PointOptions::default()
             };
             let err = hex_points::<Bls381G1>(&lines, &options);
             assert_error(&err, Location::Line(10), Kind::NotInSubgroup);
             let unchecked = PointOptions {
                 subgroup_check: false,
-                vector_kernels,
+                ifma,
             };
             let text = lines.join("\n");
             let points =
@@ -469,9 +471,9 @@ fn zero_coordinates_without_the_infinity_flag_are_not_on_the_curve() {
         let size = input::point_size::<P>(encoding, false);
         let mut file = 1u64.to_le_bytes().to_vec();
         file.resize(8 + size, 0);
-        for vector_kernels in [true, false] {
+        for ifma in IFMA_MODES {
             let options = PointOptions {
-                vector_kernels,
+                ifma,
                 ..PointOptions::default()
             };
             let err =

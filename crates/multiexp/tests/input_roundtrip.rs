@@ -8,6 +8,7 @@ use ark_serialize::{CanonicalDeserialize, CanonicalSerialize, Compress, Validate
 use multiexp::input::{
     self, Endianness, PointEncoding, PointFormat, PointOptions, ScalarFormat, ScalarOptions,
 };
+use multiexp::Ifma;
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 
@@ -30,7 +31,11 @@ fn point_round_trips<P: SWCurveConfig>(n: usize, seed: u64, specials: u32) {
     let checks = [
         PointOptions::default(),
         PointOptions {
-            vector_kernels: false,
+            ifma: Ifma::Off,
+            ..PointOptions::default()
+        },
+        PointOptions {
+            ifma: Ifma::Emulated,
             ..PointOptions::default()
         },
         PointOptions {

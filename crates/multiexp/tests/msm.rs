@@ -58,3 +58,14 @@ msm_tests! {
     bw6_633_g2 => multiexp::curves::bw6_633::g2::Config;
     stark_curve_g1 => multiexp::curves::stark_curve::g1::Config;
 }
+
+/// The matrix runs the IFMA processor natively only where the CPU has AVX-512 IFMA; this says
+/// so in the test output elsewhere (the emulated arms run everywhere).
+#[test]
+#[cfg_attr(not(multiexp_host_ifma), ignore = "needs a CPU with AVX-512 IFMA")]
+fn the_matrix_runs_the_native_ifma_arms() {
+    assert!(
+        multiexp::unstable::ifma_available(),
+        "built for a CPU with AVX-512 IFMA, running on one without"
+    );
+}

@@ -401,3 +401,43 @@ fn multiexp_is_a_drop_in_for_variable_base_msm() {
         Err(5)
     );
 }
+
+/// `Ifma::Off` plans the portable path at every size and the plan says so; an IFMA plan
+/// records its engine (`path`), and a forced emulated IFMA plan runs on the emulation and
+/// equals arkworks.
+#[test]
+fn the_plan_records_which_arithmetic_its_batch_affine_tasks_run_on() {
+    use multiexp::{Ifma, Processor};
+    type P = ark_bn254::g1::Config;
+    for n in [1usize << 10, 1 << 16, 1 << 20] {
+        let off = Config {
+            ifma: Ifma::Off,
+            profile: multiexp::ProfileChoice::Builtin,
+            ..Config::default()
+        };
+        let plan = multiexp::plan_for::<P>(n, &off).unwrap().into_chosen();
+        assert_eq!(plan.path(), "portable", "n = {n}");
+        assert!(!plan.uses_ifma(), "n = {n}");
+    }
+    let emulated = Config {
+        ifma: Ifma::Emulated,
+        processor: Some(Processor::BatchAffineIfma),
+        window: Some(8),
+        ..Config::default()
+    };
+    let n = 700;
+    let plan = multiexp::plan_for::<P>(n, &emulated).unwrap().into_chosen();
+    assert_eq!(plan.path(), "ifma-emulated");
+    let points = multiexp::unstable::sample::points::<P>(n, 5);
+    let scalars = multiexp::unstable::sample::scalars::<ark_bn254::Fr>(n, 5);
+    let (got, _) = execute_plan(&points, &scalars, &plan, false).unwrap();
+    assert_eq!(got, common::arkworks(&points, &scalars));
+    let off = Config {
+        ifma: Ifma::Off,
+        ..emulated
+    };
+    assert!(matches!(
+        multiexp::plan_for::<P>(n, &off),
+        Err(multiexp::Error::UnsupportedProcessor { .. })
+    ));
+}

@@ -65,7 +65,7 @@ impl CurveVisitor for DecodeRun<'_> {
             let binary = input::points_to_binary(&points, false);
             let full = PointOptions::default();
             let arkworks = PointOptions {
-                vector_kernels: false,
+                ifma: multiexp::Ifma::Off,
                 ..full
             };
             let trusted = PointOptions {

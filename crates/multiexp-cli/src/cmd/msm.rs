@@ -243,6 +243,7 @@ impl CurveVisitor for MsmRun {
                     "window": plan.window(),
                     "threads": plan.workers(),
                     "plan": plan.describe(),
+                    "path": plan.path(),
                     "predicted_ms": plan.makespan() / 1e6,
                     "ms": ms,
                     "msm_ms": ms,
@@ -260,6 +261,7 @@ impl CurveVisitor for MsmRun {
                 println!("n         {n}");
                 println!("threads   {}", plan.workers());
                 println!("plan      {}", plan.describe());
+                println!("path      {}", plan.path());
                 if from_files {
                     println!("read      {:.3} ms", inputs.read_ms);
                     let sub = if args.no_subgroup_check {

@@ -100,6 +100,7 @@ impl CurveVisitor for PlanRun {
             processor: None,
             batch: None,
             ifma: multiexp::unstable::ifma_runs::<P>(),
+            ..PlanOptions::default()
         };
         let (profile, source) = load_profile(args.profile.as_deref());
         let planner = Planner::new(spec, profile.weights(spec), options)?;

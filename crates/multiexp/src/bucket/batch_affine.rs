@@ -1,44 +1,159 @@
 //! Batch-affine buckets: buckets kept in affine coordinates, updated in batches that share
-//! one field inversion.
+//! one field inversion. The scheduler is written once, over an [`AffineBackend`]: arkworks
+//! coordinates (`arkworks.rs`) or IFMA records on a lane backend (`records.rs`).
 //!
 //! Adding P to an affine bucket A (x_A ≠ x_P) costs λ = (y_P - y_A)/(x_P - x_A),
 //! x = λ² - x_A - x_P, y = λ(x_A - x) - y_A: 2M + 1S plus one inversion. Montgomery's trick
 //! inverts a batch of B denominators with 3(B - 1) multiplications and one inversion, so an
-//! addition costs about 5M + 1S + I/B, against 8M + 2S for a mixed XYZZ addition.
+//! addition costs about 5M + 1S + I/B, against 8M + 2S for a mixed XYZZ addition (the IFMA
+//! backend does eight of them per vector step, see `records.rs`).
 //!
 //! A batch holds at most one pending addition per bucket. A point whose bucket is already in
-//! the batch waits in a conflict queue, retried after the batch runs; when the queue is full it
-//! goes into an XYZZ overflow bucket instead. Cases the affine formula cannot take are handled
-//! outside the batch: an empty bucket is set to the point, P + (-P) empties the bucket, and
-//! P + P (a doubling, with the curve's `a`) goes into the overflow bucket. Points at infinity
-//! are skipped. The chunk sum is Σ_b (b+1)·(affine_b + overflow_b).
+//! the batch waits in a conflict queue (at most [`QUEUE_FACTOR`] batches long), retried after
+//! the batch runs; when the queue is full it goes into an XYZZ overflow bucket instead. Cases
+//! the affine formula cannot take are settled around the batch: an empty bucket is set to the
+//! point; an addition whose operands have equal x is left out by the backend and settled after
+//! it, P + (-P) emptying the bucket and P + P (a doubling, with the curve's `a`) going into the
+//! overflow bucket. Points at infinity are skipped. The chunk sum is
+//! Σ_b (b+1)·(affine_b + overflow_b): the overflow is folded into the affine buckets (one
+//! shared inversion), then dense buckets are reduced by the segment sums of `segments.rs` and
+//! sparse ones by the gap-aware XYZZ running sum (`crate::reduce::running_sum_by`).
 
 use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
-use ark_ec::AffineRepr;
-use ark_ff::{Field, Zero};
 
-use crate::bucket::lanes::Lanes;
-use crate::bucket::xyzz::Overflow;
-use crate::bucket::Xyzz;
-use crate::inverse::Inverter;
-use crate::reduce::add_multiple;
+use super::segments::SegmentSum;
+use crate::reduce::running_sum_by;
+use crate::xyzz::Xyzz;
 
 /// Largest conflict queue, as a multiple of the batch size.
-const QUEUE_FACTOR: usize = 2;
+pub(crate) const QUEUE_FACTOR: usize = 2;
 
-/// One pending or queued addition: bucket index, point index, whether to subtract.
-#[derive(Clone, Copy, Debug)]
-struct Pending {
-    bucket: u32,
-    point: u32,
-    negate: bool,
+/// One staged addition dst[dst] += ±src[src].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Staged {
+    /// Index of the destination point.
+    pub dst: u32,
+    /// Index of the source point.
+    pub src: u32,
+    /// Subtract instead of add.
+    pub negate: bool,
 }
 
-/// One worker's reusable batch-affine state.
-pub struct BatchAffine<P: SWCurveConfig> {
+/// A staged addition the backend left out because its operands have equal x.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Exceptional {
+    /// Index into the staged additions.
+    pub index: usize,
+    /// Whether the operands are equal (a doubling), else opposite (the sum is the identity).
+    pub doubling: bool,
+}
+
+/// The field arithmetic of a batch-affine processor: affine points in one representation, and
+/// batches of additions that share one inversion.
+pub(crate) trait AffineBackend<P: SWCurveConfig> {
+    /// A task's input points as this backend reads them (alongside the arkworks points).
+    type Input<'a>: Copy;
+    /// An array of affine points (buckets, segment sums); an entry means something only where
+    /// its owner marks it filled.
+    type Array: Default;
+
+    /// Makes room for at least `len` points.
+    fn reserve(&self, array: &mut Self::Array, len: usize);
+    /// Whether input point `i` is the point at infinity.
+    fn is_infinity(&self, input: Self::Input<'_>, i: usize) -> bool;
+    /// `array[b] = ±input[i]` (input point `i` not at infinity).
+    fn load(
+        &self,
+        array: &mut Self::Array,
+        b: usize,
+        input: Self::Input<'_>,
+        i: usize,
+        negate: bool,
+    );
+    /// `dst[d] = src[s]`.
+    fn copy(&self, dst: &mut Self::Array, d: usize, src: &Self::Array, s: usize);
+    /// The arkworks coordinates of `array[b]`.
+    fn get(&self, array: &Self::Array, b: usize) -> (P::BaseField, P::BaseField);
+    /// `array[b] = (x, y)`.
+    fn set(&self, array: &mut Self::Array, b: usize, x: &P::BaseField, y: &P::BaseField);
+    /// `dst[e.dst] += ±input[e.src]` for every staged e (distinct `dst`), with one shared
+    /// inversion. Entries whose operands have equal x are left out and listed in `exceptional`
+    /// (cleared first), in staged order.
+    fn add_input(
+        &mut self,
+        dst: &mut Self::Array,
+        input: Self::Input<'_>,
+        staged: &[Staged],
+        exceptional: &mut Vec<Exceptional>,
+    );
+    /// As [`AffineBackend::add_input`] from another array.
+    fn add_array(
+        &mut self,
+        dst: &mut Self::Array,
+        src: &Self::Array,
+        staged: &[Staged],
+        exceptional: &mut Vec<Exceptional>,
+    );
+}
+
+/// Sparse XYZZ buckets for the rare additions a batch-affine processor cannot take
+/// (doublings, a full conflict queue): 4 bytes per bucket plus one entry per bucket used,
+/// instead of a dense array of XYZZ points.
+pub(crate) struct Overflow<P: SWCurveConfig> {
+    /// Per bucket, its entry index, or `u32::MAX`.
+    slot: Vec<u32>,
+    entries: Vec<(u32, Xyzz<P>)>,
+}
+
+impl<P: SWCurveConfig> Default for Overflow<P> {
+    fn default() -> Self {
+        Overflow {
+            slot: Vec::new(),
+            entries: Vec::new(),
+        }
+    }
+}
+
+impl<P: SWCurveConfig> Overflow<P> {
+    /// Room for `buckets` buckets, all empty.
+    pub(crate) fn reset(&mut self, buckets: usize) {
+        self.take().for_each(drop);
+        if self.slot.len() < buckets {
+            self.slot.resize(buckets, u32::MAX);
+        }
+    }
+
+    /// The overflow bucket `b`, created empty on first use.
+    #[inline]
+    pub(crate) fn bucket(&mut self, b: usize) -> &mut Xyzz<P> {
+        let mut s = self.slot[b];
+        if s == u32::MAX {
+            s = self.entries.len() as u32;
+            self.slot[b] = s;
+            self.entries.push((b as u32, Xyzz::ZERO));
+        }
+        &mut self.entries[s as usize].1
+    }
+
+    /// Whether no bucket was used.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Every used bucket with its sum, leaving the overflow empty.
+    pub(crate) fn take(&mut self) -> impl Iterator<Item = (usize, Xyzz<P>)> + '_ {
+        for &(b, _) in &self.entries {
+            self.slot[b as usize] = u32::MAX;
+        }
+        self.entries.drain(..).map(|(b, t)| (b as usize, t))
+    }
+}
+
+/// One worker's reusable batch-affine state over the backend `F`.
+pub(crate) struct BatchAffine<P: SWCurveConfig, F: AffineBackend<P>> {
+    field: F,
     /// Affine bucket values; meaningful where `filled`.
-    xs: Vec<P::BaseField>,
-    ys: Vec<P::BaseField>,
+    buckets: F::Array,
     filled: Vec<bool>,
     /// How many buckets are filled.
     count: usize,
@@ -46,50 +161,52 @@ pub struct BatchAffine<P: SWCurveConfig> {
     /// Overflow buckets (doublings, queue overflow).
     overflow: Overflow<P>,
     /// Buckets of the current task.
-    buckets: usize,
-    batch: Vec<Pending>,
-    denominators: Vec<P::BaseField>,
-    prefix: Vec<P::BaseField>,
-    queue: Vec<Pending>,
-    retry: Vec<Pending>,
-    lanes: Lanes<P>,
-    inverter: Inverter<P::BaseField>,
+    nb: usize,
+    batch: Vec<Staged>,
+    queue: Vec<Staged>,
+    retry: Vec<Staged>,
+    exceptional: Vec<Exceptional>,
+    /// Overflow sums on their way back into affine buckets.
+    folded: Vec<(usize, Xyzz<P>)>,
     /// Batch size.
     size: usize,
+    segments: SegmentSum<P, F>,
 }
 
-impl<P: SWCurveConfig> Default for BatchAffine<P> {
-    fn default() -> Self {
+impl<P: SWCurveConfig, F: AffineBackend<P>> BatchAffine<P, F> {
+    /// Empty state over `field`.
+    pub(crate) fn new(field: F) -> Self {
         BatchAffine {
-            xs: Vec::new(),
-            ys: Vec::new(),
+            field,
+            buckets: F::Array::default(),
             filled: Vec::new(),
             count: 0,
             in_batch: Vec::new(),
             overflow: Overflow::default(),
-            buckets: 0,
+            nb: 0,
             batch: Vec::new(),
-            denominators: Vec::new(),
-            prefix: Vec::new(),
             queue: Vec::new(),
             retry: Vec::new(),
-            lanes: Lanes::default(),
-            inverter: Inverter::default(),
+            exceptional: Vec::new(),
+            folded: Vec::new(),
             size: 1,
+            segments: SegmentSum::default(),
         }
     }
-}
 
-impl<P: SWCurveConfig> BatchAffine<P> {
+    /// The backend.
+    pub(crate) fn backend(&self) -> &F {
+        &self.field
+    }
+
     /// Starts a task: `buckets` empty buckets, batches of up to `batch` additions.
-    pub fn begin(&mut self, buckets: usize, batch: usize) {
-        if self.xs.len() < buckets {
-            self.xs.resize(buckets, P::BaseField::zero());
-            self.ys.resize(buckets, P::BaseField::zero());
+    pub(crate) fn begin(&mut self, buckets: usize, batch: usize) {
+        if self.in_batch.len() < buckets {
+            self.field.reserve(&mut self.buckets, buckets);
             self.in_batch.resize(buckets, false);
         }
         self.overflow.reset(buckets);
-        self.buckets = buckets;
+        self.nb = buckets;
         self.filled.clear();
         self.filled.resize(buckets, false);
         self.count = 0;
@@ -98,129 +215,100 @@ impl<P: SWCurveConfig> BatchAffine<P> {
         self.size = batch.min(buckets / 4).max(1);
         self.batch.clear();
         self.queue.clear();
-        self.denominators.resize(self.size, P::BaseField::zero());
-        self.prefix.resize(self.size, P::BaseField::zero());
     }
 
-    /// Adds `points[i]` into bucket |d|-1 (subtracts when d < 0) for each digit
-    /// d = `digits[i]` ≠ 0. Every addition is settled before it returns, so the next call may
-    /// pass another range of points.
-    pub fn accumulate(&mut self, points: &[Affine<P>], digits: &[i16]) {
+    /// Adds `points[i]` (read as `input` point i by the backend) into bucket |d|-1,
+    /// subtracting when d < 0, for each digit d = `digits[i]` ≠ 0. Every addition is settled
+    /// before it returns, so the next call may pass another range of points.
+    pub(crate) fn accumulate(&mut self, points: &[Affine<P>], input: F::Input<'_>, digits: &[i16]) {
+        debug_assert!(digits.len() <= points.len());
         for (i, &d) in digits.iter().enumerate() {
             if d == 0 {
                 continue;
             }
-            let entry = Pending {
-                bucket: (d.unsigned_abs() - 1) as u32,
-                point: i as u32,
+            let e = Staged {
+                dst: (d.unsigned_abs() - 1) as u32,
+                src: i as u32,
                 negate: d < 0,
             };
-            self.place(points, entry);
+            self.place(points, input, e);
             if self.batch.len() == self.size {
-                self.flush(points);
+                self.flush(points, input);
             }
         }
         while !self.batch.is_empty() || !self.queue.is_empty() {
-            self.flush(points);
+            self.flush(points, input);
         }
     }
 
     /// Ends the task: Σ_b (b+1)·bucket_b.
-    pub fn finish(&mut self) -> Xyzz<P> {
-        self.reduce(self.buckets)
-    }
-
-    /// One whole task: [`Self::begin`], [`Self::accumulate`], [`Self::finish`].
-    pub fn process(
-        &mut self,
-        points: &[Affine<P>],
-        digits: &[i16],
-        buckets: usize,
-        batch: usize,
-    ) -> Xyzz<P> {
-        self.begin(buckets, batch);
-        self.accumulate(points, digits);
-        self.finish()
-    }
-
-    /// The point of an entry, sign applied; `None` at infinity.
-    #[inline(always)]
-    fn point(points: &[Affine<P>], e: Pending) -> Option<(P::BaseField, P::BaseField)> {
-        let (x, y) = points[e.point as usize].xy()?;
-        Some((x, if e.negate { -y } else { y }))
+    pub(crate) fn finish(&mut self) -> Xyzz<P> {
+        self.fold_overflow();
+        let n = self.nb;
+        let (field, buckets, filled) = (&mut self.field, &self.buckets, &self.filled[..n]);
+        if self.count * 4 >= n && n >= 64 {
+            return self.segments.reduce(field, buckets, filled);
+        }
+        running_sum_by(n, |b| filled[b].then(|| field.get(buckets, b)))
     }
 
     /// Puts one addition where it can go now: an empty bucket, the batch, the queue, or the
     /// overflow bucket. Never runs the batch.
     #[inline(always)]
-    fn place(&mut self, points: &[Affine<P>], e: Pending) {
-        let b = e.bucket as usize;
+    fn place(&mut self, points: &[Affine<P>], input: F::Input<'_>, e: Staged) {
+        let b = e.dst as usize;
         if self.in_batch[b] {
             if self.queue.len() < QUEUE_FACTOR * self.size {
                 self.queue.push(e);
-            } else if let Some((x, y)) = Self::point(points, e) {
-                self.add_overflow(b, &x, &y);
+            } else {
+                self.add_overflow(points, e);
             }
             return;
         }
-        let Some((x, y)) = Self::point(points, e) else {
+        if self.field.is_infinity(input, e.src as usize) {
             return;
-        };
+        }
         if !self.filled[b] {
-            self.xs[b] = x;
-            self.ys[b] = y;
+            self.field
+                .load(&mut self.buckets, b, input, e.src as usize, e.negate);
             self.filled[b] = true;
             self.count += 1;
             return;
         }
-        if self.xs[b] == x {
-            if self.ys[b] == y {
-                self.add_overflow(b, &x, &y);
-            } else {
-                self.filled[b] = false;
-                self.count -= 1;
-            }
-            return;
-        }
-        self.denominators[self.batch.len()] = x - self.xs[b];
         self.in_batch[b] = true;
         self.batch.push(e);
     }
 
     #[cold]
-    fn add_overflow(&mut self, b: usize, x: &P::BaseField, y: &P::BaseField) {
-        self.overflow.bucket(b).add_xy(x, y);
+    fn add_overflow(&mut self, points: &[Affine<P>], e: Staged) {
+        let p = &points[e.src as usize];
+        let t = self.overflow.bucket(e.dst as usize);
+        if e.negate {
+            t.sub_affine(p);
+        } else {
+            t.add_affine(p);
+        }
     }
 
-    /// Runs the batch with one shared inversion, then retries queued additions.
-    fn flush(&mut self, points: &[Affine<P>]) {
-        let len = self.batch.len();
-        if len > 0 {
-            // Montgomery's trick: prefix[i] = d_0 ⋯ d_i, one inversion, then back to front.
-            let mut acc = P::BaseField::ONE;
-            for i in 0..len {
-                acc *= self.denominators[i];
-                self.prefix[i] = acc;
-            }
-            // Every denominator is non-zero (equal x never enters the batch).
-            let mut inv = self.inverter.invert(&acc);
-            for i in (0..len).rev() {
-                let d_inv = if i == 0 {
-                    inv
+    /// Runs the batch, settles its exceptional additions, then retries queued ones.
+    fn flush(&mut self, points: &[Affine<P>], input: F::Input<'_>) {
+        if !self.batch.is_empty() {
+            self.field
+                .add_input(&mut self.buckets, input, &self.batch, &mut self.exceptional);
+            for i in 0..self.exceptional.len() {
+                let x = self.exceptional[i];
+                let e = self.batch[x.index];
+                if x.doubling {
+                    // P + P: the doubling goes to the overflow bucket, the bucket keeps P.
+                    self.add_overflow(points, e);
                 } else {
-                    inv * self.prefix[i - 1]
-                };
-                inv *= self.denominators[i];
-                let e = self.batch[i];
-                let b = e.bucket as usize;
-                let p = points[e.point as usize];
-                let y = if e.negate { -p.y } else { p.y };
-                let (xa, ya) = (self.xs[b], self.ys[b]);
-                let lambda = (y - ya) * d_inv;
-                let x3 = lambda.square() - xa - p.x;
-                self.ys[b] = lambda * (xa - x3) - ya;
-                self.xs[b] = x3;
-                self.in_batch[b] = false;
+                    // P + (-P).
+                    self.filled[e.dst as usize] = false;
+                    self.count -= 1;
+                }
+            }
+            for e in &self.batch {
+                self.in_batch[e.dst as usize] = false;
             }
             self.batch.clear();
         }
@@ -231,37 +319,12 @@ impl<P: SWCurveConfig> BatchAffine<P> {
                 if self.batch.len() == self.size {
                     self.queue.push(e);
                 } else {
-                    self.place(points, e);
+                    self.place(points, input, e);
                 }
             }
             retry.clear();
             self.retry = retry;
         }
-    }
-
-    /// Σ_b (b+1)·(affine_b + overflow_b): the overflow is folded into the affine buckets,
-    /// then dense buckets are reduced in affine lanes and sparse ones by the gap-aware XYZZ
-    /// running sum.
-    fn reduce(&mut self, buckets: usize) -> Xyzz<P> {
-        self.fold_overflow();
-        let (xs, ys, filled) = (&self.xs[..buckets], &self.ys[..buckets], &self.filled[..]);
-        if self.count * 4 >= buckets && buckets >= 64 {
-            return self.lanes.reduce(xs, ys, filled);
-        }
-        let mut running = Xyzz::<P>::ZERO;
-        let mut acc = Xyzz::<P>::ZERO;
-        let mut pending = 0u64;
-        for b in (0..buckets).rev() {
-            if !filled[b] {
-                pending += 1;
-                continue;
-            }
-            add_multiple(&mut acc, &running, pending);
-            running.add_xy(&xs[b], &ys[b]);
-            pending = 1;
-        }
-        add_multiple(&mut acc, &running, pending);
-        acc
     }
 
     /// Adds every overflow bucket into its affine bucket (one shared inversion) and resets
@@ -270,23 +333,24 @@ impl<P: SWCurveConfig> BatchAffine<P> {
         if self.overflow.is_empty() {
             return;
         }
-        let mut sums: Vec<(usize, Xyzz<P>)> = Vec::new();
+        self.folded.clear();
         for (b, mut t) in self.overflow.take() {
             if self.filled[b] {
-                t.add_xy(&self.xs[b], &self.ys[b]);
+                let (x, y) = self.field.get(&self.buckets, b);
+                t.add_xy(&x, &y);
                 self.filled[b] = false;
                 self.count -= 1;
             }
             if !t.is_zero() {
-                sums.push((b, t));
+                self.folded.push((b, t));
             }
         }
         // x = X/ZZ, y = Y/ZZZ with u = 1/(ZZ·ZZZ): 1/ZZ = u·ZZZ, 1/ZZZ = u·ZZ.
-        let mut inv: Vec<P::BaseField> = sums.iter().map(|(_, t)| t.zz * t.zzz).collect();
+        let mut inv: Vec<P::BaseField> = self.folded.iter().map(|(_, t)| t.zz * t.zzz).collect();
         ark_ff::batch_inversion(&mut inv);
-        for ((b, t), u) in sums.into_iter().zip(inv) {
-            self.xs[b] = t.x * (u * t.zzz);
-            self.ys[b] = t.y * (u * t.zz);
+        for (&(b, t), u) in self.folded.iter().zip(inv) {
+            let (x, y) = (t.x * (u * t.zzz), t.y * (u * t.zz));
+            self.field.set(&mut self.buckets, b, &x, &y);
             self.filled[b] = true;
             self.count += 1;
         }

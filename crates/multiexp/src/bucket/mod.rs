@@ -2,19 +2,29 @@
 //! buckets to the chunk's partial sum Σ_b (b+1)·bucket_b.
 //!
 //! Cost of one task over m points with B buckets: m·w(processor) for the accumulation
-//! (w = one mixed add for XYZZ) plus 2·B full adds for the running-sum reduction.
+//! (w = one mixed add for XYZZ, about 5M + 1S + I/batch for batch-affine) plus the reduction
+//! (2·B full adds for the running sum, about 2·B affine additions for dense batch-affine
+//! buckets, see `segments.rs`).
+//!
+//! Layout: `batch_affine.rs` is the one batch-affine scheduler, over a field backend:
+//! `arkworks.rs` (arkworks coordinates) or `records.rs` (IFMA records on a lane backend,
+//! `crate::ifma`); `segments.rs` the one affine reduction of its buckets.
 
-pub mod batch_affine;
-#[cfg(target_arch = "x86_64")]
-pub mod ifma_batch;
-pub mod lanes;
-pub mod xyzz;
+pub(crate) mod arkworks;
+#[cfg(test)]
+mod backend_tests;
+pub(crate) mod batch_affine;
+pub(crate) mod records;
+pub(crate) mod segments;
 
 use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
 
+use crate::ifma::{Engine, Ifma};
 use crate::reduce::running_sum;
-pub use batch_affine::BatchAffine;
-pub use xyzz::Xyzz;
+pub(crate) use crate::xyzz::Xyzz;
+pub(crate) use arkworks::ArkworksAffine;
+pub(crate) use batch_affine::BatchAffine;
+pub(crate) use records::{convert_records, RecordAffine, RecordSlice, Records};
 
 /// How a chunk task accumulates its points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -24,7 +34,8 @@ pub enum Processor {
     /// Affine buckets updated in batches sharing one inversion.
     BatchAffine,
     /// Batch-affine with the field arithmetic on AVX-512 IFMA, eight additions at a time
-    /// (x86-64 CPUs with IFMA; prime-field coordinates of 5, 7 or 8 limbs of 52 bits).
+    /// (prime-field coordinates of 5, 7 or 8 limbs of 52 bits; natively on x86-64 CPUs with
+    /// IFMA, or emulated on request, see [`Ifma`]).
     BatchAffineIfma,
 }
 
@@ -38,140 +49,31 @@ impl Processor {
         }
     }
 
-    /// Whether this processor can run curve `P` on this CPU.
+    /// Whether this processor can run curve `P` natively on this CPU.
     pub fn supports<P: SWCurveConfig>(self) -> bool {
+        self.supports_with::<P>(Ifma::Auto)
+    }
+
+    /// Whether this processor can run curve `P` here under the IFMA request `ifma`.
+    pub fn supports_with<P: SWCurveConfig>(self, ifma: Ifma) -> bool {
         match self {
             Processor::Xyzz | Processor::BatchAffine => true,
-            Processor::BatchAffineIfma => ifma_limbs::<P>().is_some(),
-        }
-    }
-}
-
-/// The 52-bit limb count of `P`'s coordinates if the IFMA processor can run it here.
-pub fn ifma_limbs<P: SWCurveConfig>() -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use ark_ff::{Field, PrimeField};
-        type Prime<P> = <<P as ark_ec::CurveConfig>::BaseField as Field>::BasePrimeField;
-        if <P::BaseField as Field>::extension_degree() != 1 || !crate::ifma::available() {
-            return None;
-        }
-        let l = crate::ifma::limbs_for(<Prime<P> as PrimeField>::MODULUS_BIT_SIZE);
-        [5, 7, 8].contains(&l).then_some(l)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        None
-    }
-}
-
-/// The records of one task's point range.
-#[derive(Clone, Copy, Debug)]
-pub struct RecordSlice<'a> {
-    /// Limbs per coordinate (L).
-    pub limbs: usize,
-    /// 2L u64 per point of the range.
-    pub data: &'a [u64],
-}
-
-impl Records {
-    /// The records of points `start..end`.
-    pub fn range(&self, start: usize, end: usize) -> RecordSlice<'_> {
-        let rec = 2 * self.limbs;
-        RecordSlice {
-            limbs: self.limbs,
-            data: &self.data[rec * start..rec * end],
-        }
-    }
-}
-
-/// IFMA state for the limb count of the curve at hand.
-#[cfg(target_arch = "x86_64")]
-enum IfmaState<P: SWCurveConfig> {
-    Unset,
-    L5(ifma_batch::IfmaBatch<P, 5>),
-    L7(ifma_batch::IfmaBatch<P, 7>),
-    L8(ifma_batch::IfmaBatch<P, 8>),
-}
-
-/// Points converted once per MSM for the IFMA processor: 2L u64 per point.
-#[derive(Clone, Debug, Default)]
-pub struct Records {
-    /// Limbs per coordinate (L).
-    pub limbs: usize,
-    /// The records, point by point.
-    pub data: Vec<u64>,
-}
-
-impl Records {
-    /// Converts `points` on `workers` workers, if the IFMA processor can run `P` here.
-    pub fn prepare<P: SWCurveConfig>(
-        points: &[Affine<P>],
-        workers: usize,
-    ) -> Result<Option<Records>, crate::Error> {
-        let Some(limbs) = ifma_limbs::<P>() else {
-            return Ok(None);
-        };
-        let mut data = vec![0u64; 2 * limbs * points.len()];
-        Self::prepare_into(points, limbs, &mut data, workers)?;
-        Ok(Some(Records { limbs, data }))
-    }
-
-    /// Converts `points` into `out` (2·`limbs` u64 per point) on `workers` workers; `limbs`
-    /// must be [`ifma_limbs`] of `P`.
-    pub fn prepare_into<P: SWCurveConfig>(
-        points: &[Affine<P>],
-        limbs: usize,
-        out: &mut [u64],
-        workers: usize,
-    ) -> Result<(), crate::Error> {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let n = points.len();
-            let out = &mut out[..2 * limbs * n];
-            let parts = workers.clamp(1, n.div_ceil(8).max(1));
-            // Ranges on multiples of 8 points.
-            let bounds: Vec<usize> = (0..=parts)
-                .map(|i| (i * n.div_ceil(8) / parts * 8).min(n))
-                .collect();
-            let mut slices = Vec::with_capacity(parts);
-            let mut rest = out;
-            for w in bounds.windows(2) {
-                let (head, tail) = rest.split_at_mut(2 * limbs * (w[1] - w[0]));
-                slices.push(head);
-                rest = tail;
+            Processor::BatchAffineIfma => {
+                ifma.engine().is_some() && crate::ifma::limbs_of::<P::BaseField>().is_some()
             }
-            crate::exec::on_workers(slices, |w, out| {
-                let pts = &points[bounds[w]..bounds[w + 1]];
-                macro_rules! run {
-                    ($l:literal) => {{
-                        if let Some(f) = crate::ifma::Field52::<$l>::of::<
-                            <P::BaseField as ark_ff::Field>::BasePrimeField,
-                        >() {
-                            // SAFETY: ifma_limbs checked the CPU features.
-                            unsafe { ifma_batch::prepare::<P, $l>(&f, pts, out) }
-                        }
-                    }};
-                }
-                match limbs {
-                    5 => run!(5),
-                    7 => run!(7),
-                    _ => run!(8),
-                }
-            })?;
-            Ok(())
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = (points, limbs, out, workers);
-            Ok(())
         }
     }
+}
+
+/// The 52-bit limb count of `P`'s coordinates if the IFMA processor runs it natively here
+/// ([`crate::ifma::limbs_of`] on a CPU with AVX-512 IFMA).
+pub(crate) fn ifma_limbs<P: SWCurveConfig>() -> Option<usize> {
+    crate::ifma::limbs_of::<P::BaseField>().filter(|_| Ifma::Auto.native())
 }
 
 /// What one chunk task accumulates with: processor, bucket count, window and batch size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TaskShape {
+pub(crate) struct TaskShape {
     /// The processor.
     pub processor: Processor,
     /// The number of buckets.
@@ -182,37 +84,87 @@ pub struct TaskShape {
     pub batch: Option<usize>,
 }
 
+/// The IFMA batch-affine state for the limb count of the curve at hand.
+enum IfmaState<P: SWCurveConfig> {
+    Unset,
+    L5(BatchAffine<P, RecordAffine<P, 5>>),
+    L7(BatchAffine<P, RecordAffine<P, 7>>),
+    L8(BatchAffine<P, RecordAffine<P, 8>>),
+}
+
+/// `$body` with `$s` bound to the scheduler of an [`IfmaState`] that is set, else `$unset`.
+macro_rules! on_ifma {
+    ($state:expr, $s:ident => $body:expr, $unset:expr) => {
+        match $state {
+            IfmaState::L5($s) => $body,
+            IfmaState::L7($s) => $body,
+            IfmaState::L8($s) => $body,
+            IfmaState::Unset => $unset,
+        }
+    };
+}
+
+impl<P: SWCurveConfig> IfmaState<P> {
+    /// The state for `P` on `engine`, `Unset` where the IFMA processor does not apply.
+    fn new(engine: Engine) -> Self {
+        match crate::ifma::limbs_of::<P::BaseField>() {
+            Some(5) => RecordAffine::new(engine).map(|f| IfmaState::L5(BatchAffine::new(f))),
+            Some(7) => RecordAffine::new(engine).map(|f| IfmaState::L7(BatchAffine::new(f))),
+            Some(8) => RecordAffine::new(engine).map(|f| IfmaState::L8(BatchAffine::new(f))),
+            _ => None,
+        }
+        .unwrap_or(IfmaState::Unset)
+    }
+
+    fn limbs(&self) -> usize {
+        on_ifma!(self, s => s.backend().field().p.len(), 0)
+    }
+}
+
 /// The bucket storage of one chunk task at a time, grown on demand and reused by the next.
 ///
 /// A task runs as [`BucketSet::begin`], one or more [`BucketSet::accumulate`] over consecutive
 /// ranges of its points (the streamed executor passes one block at a time), and
 /// [`BucketSet::finish`], which reduces the buckets to Σ_b (b+1)·bucket_b.
-pub struct BucketSet<P: SWCurveConfig> {
+pub(crate) struct BucketSet<P: SWCurveConfig> {
     xyzz: Vec<Xyzz<P>>,
-    batch_affine: BatchAffine<P>,
-    #[cfg(target_arch = "x86_64")]
+    batch_affine: BatchAffine<P, ArkworksAffine<P>>,
+    /// Where the IFMA processor runs; `None`: it falls back to scalar batch-affine.
+    engine: Option<Engine>,
     ifma: IfmaState<P>,
     /// The processor running the current task.
     running: Processor,
 }
 
 impl<P: SWCurveConfig> Default for BucketSet<P> {
+    /// The bucket set of [`Ifma::Auto`].
     fn default() -> Self {
-        BucketSet {
-            xyzz: Vec::new(),
-            batch_affine: BatchAffine::default(),
-            #[cfg(target_arch = "x86_64")]
-            ifma: IfmaState::Unset,
-            running: Processor::Xyzz,
-        }
+        Self::new(Ifma::Auto)
     }
 }
 
 impl<P: SWCurveConfig> BucketSet<P> {
+    /// An empty bucket set whose IFMA tasks run as `ifma` asks.
+    pub(crate) fn new(ifma: Ifma) -> Self {
+        Self::with_engine(ifma.engine())
+    }
+
+    /// An empty bucket set whose IFMA tasks run on `engine` (`None`: scalar batch-affine).
+    pub(crate) fn with_engine(engine: Option<Engine>) -> Self {
+        BucketSet {
+            xyzz: Vec::new(),
+            batch_affine: BatchAffine::new(ArkworksAffine::default()),
+            engine,
+            ifma: IfmaState::Unset,
+            running: Processor::Xyzz,
+        }
+    }
+
     /// Starts a task of `shape`: its processor with empty buckets, and the processor's batch
     /// size for the window unless the shape forces one. The IFMA processor falls back to
-    /// scalar batch-affine where it cannot run `P`.
-    pub fn begin(&mut self, shape: TaskShape) {
+    /// scalar batch-affine where it cannot run `P` (no engine, or a field it does not apply
+    /// to).
+    pub(crate) fn begin(&mut self, shape: TaskShape) {
         let TaskShape {
             processor,
             buckets: nb_buckets,
@@ -230,8 +182,11 @@ impl<P: SWCurveConfig> BucketSet<P> {
                 .begin(nb_buckets, batch.unwrap_or(batch_size(window))),
             Processor::BatchAffineIfma => {
                 let batch = batch.unwrap_or(ifma_batch_size(window));
-                #[cfg(target_arch = "x86_64")]
-                if self.ifma.begin(nb_buckets, batch) {
+                if let (Some(engine), true) = (self.engine, matches!(self.ifma, IfmaState::Unset)) {
+                    self.ifma = IfmaState::new(engine);
+                }
+                if !matches!(self.ifma, IfmaState::Unset) {
+                    on_ifma!(&mut self.ifma, s => s.begin(nb_buckets, batch), ());
                     return;
                 }
                 self.running = Processor::BatchAffine;
@@ -243,7 +198,7 @@ impl<P: SWCurveConfig> BucketSet<P> {
     /// Adds `points[i]` into bucket |d|-1 (subtracts when d < 0) for each digit
     /// d = `digits[i]` ≠ 0. `records` are the IFMA records of the same points; the IFMA
     /// processor needs them, the others ignore them.
-    pub fn accumulate(
+    pub(crate) fn accumulate(
         &mut self,
         points: &[Affine<P>],
         records: Option<RecordSlice<'_>>,
@@ -251,32 +206,34 @@ impl<P: SWCurveConfig> BucketSet<P> {
     ) {
         match self.running {
             Processor::Xyzz => accumulate_xyzz(&mut self.xyzz, points, digits),
-            Processor::BatchAffine => self.batch_affine.accumulate(points, digits),
+            Processor::BatchAffine => self.batch_affine.accumulate(points, points, digits),
             Processor::BatchAffineIfma => {
-                #[cfg(target_arch = "x86_64")]
-                self.ifma.accumulate(points, records, digits);
-                #[cfg(not(target_arch = "x86_64"))]
-                let _ = records;
+                let Some(r) = records else {
+                    debug_assert!(false, "the IFMA processor runs only with records");
+                    return;
+                };
+                assert_eq!(r.limbs, self.ifma.limbs(), "records of another limb count");
+                assert_eq!(
+                    r.data.len(),
+                    2 * r.limbs * points.len(),
+                    "one record per point"
+                );
+                on_ifma!(&mut self.ifma, s => s.accumulate(points, r.data, digits), ())
             }
         }
     }
 
     /// Ends the task: Σ_b (b+1)·bucket_b.
-    pub fn finish(&mut self) -> Xyzz<P> {
+    pub(crate) fn finish(&mut self) -> Xyzz<P> {
         match self.running {
             Processor::Xyzz => running_sum(&self.xyzz),
             Processor::BatchAffine => self.batch_affine.finish(),
-            Processor::BatchAffineIfma => {
-                #[cfg(target_arch = "x86_64")]
-                return self.ifma.finish();
-                #[cfg(not(target_arch = "x86_64"))]
-                unreachable!("begin never runs the IFMA processor off x86-64")
-            }
+            Processor::BatchAffineIfma => on_ifma!(&mut self.ifma, s => s.finish(), Xyzz::ZERO),
         }
     }
 
     /// One whole task over `points`: begin, accumulate, finish.
-    pub fn process(
+    pub(crate) fn process(
         &mut self,
         mut shape: TaskShape,
         points: &[Affine<P>],
@@ -292,72 +249,6 @@ impl<P: SWCurveConfig> BucketSet<P> {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-impl<P: SWCurveConfig> IfmaState<P> {
-    /// Starts an IFMA task; false if the IFMA processor cannot run `P` here.
-    fn begin(&mut self, nb_buckets: usize, batch: usize) -> bool {
-        macro_rules! start {
-            ($variant:ident, $l:literal) => {{
-                if !matches!(self, IfmaState::$variant(_)) {
-                    match ifma_batch::IfmaBatch::<P, $l>::new() {
-                        Some(state) => *self = IfmaState::$variant(state),
-                        None => return false,
-                    }
-                }
-                if let IfmaState::$variant(state) = self {
-                    state.begin(nb_buckets, batch);
-                }
-                true
-            }};
-        }
-        match ifma_limbs::<P>() {
-            Some(5) => start!(L5, 5),
-            Some(7) => start!(L7, 7),
-            Some(8) => start!(L8, 8),
-            _ => false,
-        }
-    }
-
-    fn accumulate(
-        &mut self,
-        points: &[Affine<P>],
-        records: Option<RecordSlice<'_>>,
-        digits: &[i16],
-    ) {
-        let Some(r) = records else {
-            debug_assert!(false, "the IFMA processor runs only with records");
-            return;
-        };
-        assert_eq!(
-            r.data.len(),
-            2 * r.limbs * points.len(),
-            "one record per point"
-        );
-        // SAFETY: an IfmaState other than Unset exists only where ifma_limbs found the CPU
-        // features, and the assert above gives 2L u64 per point.
-        unsafe {
-            match self {
-                IfmaState::L5(s) if r.limbs == 5 => s.accumulate(points, r.data, digits),
-                IfmaState::L7(s) if r.limbs == 7 => s.accumulate(points, r.data, digits),
-                IfmaState::L8(s) if r.limbs == 8 => s.accumulate(points, r.data, digits),
-                _ => debug_assert!(false, "records of another limb count"),
-            }
-        }
-    }
-
-    fn finish(&mut self) -> Xyzz<P> {
-        // SAFETY: as in accumulate.
-        unsafe {
-            match self {
-                IfmaState::L5(s) => s.finish(),
-                IfmaState::L7(s) => s.finish(),
-                IfmaState::L8(s) => s.finish(),
-                IfmaState::Unset => Xyzz::ZERO,
-            }
-        }
-    }
-}
-
 /// Digits sampled per task by [`refine`].
 const SAMPLES: usize = 256;
 
@@ -367,7 +258,7 @@ const SAMPLES: usize = 256;
 /// buckets, so most additions would conflict in the batch and fall back to the queue and the
 /// overflow buckets). The planner prices uniform digits; this catches the inputs that are not.
 /// Cost: [`SAMPLES`] reads and a sort of at most as many u16.
-pub fn refine(processor: Processor, digits: &[i16], window: u32) -> Processor {
+pub(crate) fn refine(processor: Processor, digits: &[i16], window: u32) -> Processor {
     if processor == Processor::Xyzz || digits.is_empty() {
         return processor;
     }
@@ -492,7 +383,8 @@ mod tests {
             let spec = crate::curves::spec("bn254-g1").unwrap();
             let scalars = crate::sample::scalars::<ark_bn254::Fr>(256, 5);
             let w = crate::digits::Windowing::new(spec.modulus(), c);
-            let digits = crate::exec::digits(&scalars, w, 1).unwrap();
+            let mut digits = crate::digits::Digits::zeroed(w, scalars.len());
+            crate::digits::decompose_into(&scalars, w, &mut digits.writers(&[0, 256])[0]);
             for chunk in 0..4 {
                 assert_eq!(
                     refine(Processor::BatchAffineIfma, digits.chunk(chunk), c),

@@ -231,7 +231,7 @@ pub(crate) struct Codec<P: SWCurveConfig> {
 }
 
 impl<P: SWCurveConfig> Codec<P> {
-    pub fn new(encoding: PointEncoding, compressed: bool) -> Self {
+    pub(super) fn new(encoding: PointEncoding, compressed: bool) -> Self {
         Codec {
             encoding,
             compressed,
@@ -243,7 +243,7 @@ impl<P: SWCurveConfig> Codec<P> {
 
     /// This codec, decoding uncompressed points over a prime field to canonical integers
     /// (for a caller that converts and checks them in bulk).
-    pub fn deferring_fields(self) -> Self {
+    pub(super) fn deferring_fields(self) -> Self {
         Codec {
             defer_fields: !self.compressed && self.layout.degree == 1,
             ..self
@@ -251,7 +251,7 @@ impl<P: SWCurveConfig> Codec<P> {
     }
 
     /// Bytes per point.
-    pub fn size(&self) -> usize {
+    pub(super) fn size(&self) -> usize {
         let l = &self.layout;
         match (self.encoding, self.compressed) {
             (_, true) => l.coordinate(true),
@@ -339,7 +339,7 @@ impl<P: SWCurveConfig> Codec<P> {
 
     /// Decodes one point of exactly [`Codec::size`] bytes, checking every canonical-encoding
     /// rule that needs no curve arithmetic.
-    pub fn decode(&self, bytes: &[u8]) -> Result<Decoded<P>, InputErrorKind> {
+    pub(super) fn decode(&self, bytes: &[u8]) -> Result<Decoded<P>, InputErrorKind> {
         debug_assert_eq!(bytes.len(), self.size());
         let flags = |problem| InputErrorKind::InvalidFlags { problem };
         let x_len = self.layout.coordinate(self.compressed);
@@ -453,7 +453,7 @@ impl<P: SWCurveConfig> Codec<P> {
     }
 
     /// Appends the canonical encoding of `point` to `out`.
-    pub fn encode(&self, point: &Affine<P>, out: &mut Vec<u8>) {
+    pub(super) fn encode(&self, point: &Affine<P>, out: &mut Vec<u8>) {
         let start = out.len();
         out.resize(start + self.size(), 0);
         let bytes = &mut out[start..];

@@ -29,12 +29,11 @@
 //!
 //! Cost: one square root (about log p multiplications) per compressed point and one subgroup
 //! test per point (see `subgroup.rs`); both run in parallel on the caller's rayon pool, eight
-//! points per vector operation on CPUs with AVX-512 IFMA (`lanes.rs`).
+//! points per vector operation on CPUs with AVX-512 IFMA (`kernels.rs`; [`PointOptions::ifma`]).
 
 mod encoding;
 mod error;
-#[cfg(target_arch = "x86_64")]
-mod lanes;
+mod kernels;
 mod subgroup;
 mod text;
 mod validate;
@@ -50,22 +49,26 @@ use encoding::Codec;
 use text::{element_lines, HexLine};
 use validate::{decode_points, Checker, Elements};
 
+use crate::ifma::Ifma;
+
 /// How points are checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PointOptions {
     /// Check that every point is in the prime-order subgroup (default). Turning it off is for
     /// trusted inputs only.
     pub subgroup_check: bool,
-    /// Use the AVX-512 IFMA kernels where the CPU and the curve allow (default); off, arkworks
-    /// arithmetic only (for comparisons).
-    pub vector_kernels: bool,
+    /// Where the IFMA kernels (square roots, the BLS12 G1 subgroup test) run, for the curves
+    /// they apply to: [`Ifma::Auto`] (default) on AVX-512 IFMA where the CPU has it;
+    /// [`Ifma::Off`] on arkworks arithmetic only (for comparisons); [`Ifma::Emulated`] on the
+    /// portable emulation (tests: the same answers, much slower).
+    pub ifma: Ifma,
 }
 
 impl Default for PointOptions {
     fn default() -> Self {
         PointOptions {
             subgroup_check: true,
-            vector_kernels: true,
+            ifma: Ifma::Auto,
         }
     }
 }
@@ -237,7 +240,7 @@ pub fn points_from_hex<P: SWCurveConfig>(
     let elements = HexElements {
         lines: element_lines(text),
     };
-    let checker = Checker::new(options.subgroup_check, options.vector_kernels);
+    let checker = Checker::new(options.subgroup_check, options.ifma);
     decode_points(input, &elements, &codec, &checker)
 }
 
@@ -263,7 +266,7 @@ pub fn points_from_binary<P: SWCurveConfig>(
     } else {
         uncompressed_codec
     };
-    let checker = Checker::new(options.subgroup_check, options.vector_kernels);
+    let checker = Checker::new(options.subgroup_check, options.ifma);
     let codec = checker.codec(codec);
     decode_points(input, &records, &codec, &checker)
 }

@@ -107,7 +107,7 @@ fn norm(c0: &[u64], c1: &[u64], c1_negative: bool) -> Vec<u64> {
 
 impl<P: SWCurveConfig> EndoTest<P> {
     /// The test for `P` if it has one here.
-    pub fn new() -> Option<Self> {
+    pub(super) fn new() -> Option<Self> {
         let (c0, c1, c1_negative) = if is_config::<P, ark_bls12_381::g1::Config>() {
             (BLS12_381_X_SQUARED, &[1u64][..], false)
         } else if is_config::<P, ark_bls12_377::g1::Config>() {
@@ -145,19 +145,19 @@ impl<P: SWCurveConfig> EndoTest<P> {
     }
 
     /// Whether c1 = 1 (the BLS12 form `[c0]P = -φ(P)`).
-    pub fn c1_is_one(&self) -> bool {
+    pub(super) fn c1_is_one(&self) -> bool {
         limbs_eq_one(self.c1) && !self.c1_negative
     }
 
     /// φ(P).
-    pub fn phi(&self, p: &Affine<P>) -> Affine<P> {
+    pub(super) fn phi(&self, p: &Affine<P>) -> Affine<P> {
         let mut q = *p;
         q.x *= self.omega;
         q
     }
 
     /// Whether [c0]P + [c1]φ(P) = O, on complete arkworks arithmetic.
-    pub fn holds(&self, p: &Affine<P>) -> bool {
+    pub(super) fn holds(&self, p: &Affine<P>) -> bool {
         if p.is_zero() {
             return true;
         }
@@ -182,7 +182,7 @@ pub(crate) enum SubgroupCheck<P: SWCurveConfig> {
 
 impl<P: SWCurveConfig> SubgroupCheck<P> {
     /// The fastest check for `P`.
-    pub fn new() -> Self {
+    pub(super) fn new() -> Self {
         if P::cofactor_is_one() {
             SubgroupCheck::Trivial
         } else if let Some(t) = EndoTest::new() {
@@ -193,7 +193,7 @@ impl<P: SWCurveConfig> SubgroupCheck<P> {
     }
 
     /// Whether an on-curve `p` is in the prime-order subgroup.
-    pub fn contains(&self, p: &Affine<P>) -> bool {
+    pub(super) fn contains(&self, p: &Affine<P>) -> bool {
         match self {
             SubgroupCheck::Trivial => true,
             SubgroupCheck::Endo(t) => t.holds(p),

@@ -71,12 +71,12 @@ static DIGITS: [u8; 256] = digit_table();
 
 impl HexLine<'_> {
     /// Where this line is.
-    pub fn location(&self) -> Location {
+    pub(super) fn location(&self) -> Location {
         Location::Line(self.line)
     }
 
     /// Decodes the line into exactly `out.len()` bytes.
-    pub fn decode_into(&self, out: &mut [u8]) -> Result<(), InputErrorKind> {
+    pub(super) fn decode_into(&self, out: &mut [u8]) -> Result<(), InputErrorKind> {
         let digits = self.digits;
         if digits.len() % 2 == 1 {
             return Err(InputErrorKind::OddHexDigits {

@@ -4,8 +4,9 @@
 //! Within a block the three stages run one after the other, each over the block's points in
 //! index order and each only up to the first error found so far, so the error reported is
 //! always the one of the lowest index in the whole input. Blocks past a known error are
-//! skipped. Square roots and subgroup tests use the IFMA kernels of `lanes.rs` eight points
-//! at a time where they apply, and arkworks arithmetic everywhere else.
+//! skipped. Square roots and subgroup tests use the IFMA kernels of `kernels.rs` eight points
+//! at a time where they apply and the caller's [`Ifma`] gives them an engine, and arkworks
+//! arithmetic everywhere else.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -16,7 +17,9 @@ use rayon::prelude::*;
 
 use super::encoding::{Codec, Decoded, Int};
 use super::error::{FlagProblem, InputError, InputErrorKind, Location};
+use super::kernels::{CurveKernel, EndoKernel};
 use super::subgroup::SubgroupCheck;
+use crate::ifma::Ifma;
 
 /// Points per parallel task.
 pub(crate) const BLOCK: usize = 256;
@@ -31,67 +34,53 @@ pub(crate) trait Elements: Sync {
     fn bytes<'a>(&'a self, index: usize, buf: &'a mut [u8]) -> Result<&'a [u8], InputErrorKind>;
 }
 
-#[cfg(target_arch = "x86_64")]
+/// The curve kernel for the limb count of the curve at hand.
 #[derive(Clone, Debug)]
-enum CurveKernel {
-    L5(super::lanes::CurveLanes<5>),
-    L7(super::lanes::CurveLanes<7>),
-    L8(super::lanes::CurveLanes<8>),
+enum CurveKernels {
+    L5(CurveKernel<5>),
+    L7(CurveKernel<7>),
+    L8(CurveKernel<8>),
 }
 
-#[cfg(target_arch = "x86_64")]
+/// The subgroup kernel (BLS12 G1: 8 limbs).
 #[derive(Clone, Debug)]
-enum EndoKernel {
-    L8(super::lanes::EndoLanes<8>),
+enum EndoKernels {
+    L8(EndoKernel<8>),
 }
 
 /// Everything one input's points are checked with.
 pub(crate) struct Checker<P: SWCurveConfig> {
     subgroup: Option<SubgroupCheck<P>>,
-    #[cfg(target_arch = "x86_64")]
-    curve: Option<CurveKernel>,
-    #[cfg(target_arch = "x86_64")]
-    endo: Option<EndoKernel>,
+    curve: Option<CurveKernels>,
+    endo: Option<EndoKernels>,
 }
 
 impl<P: SWCurveConfig> Checker<P> {
-    /// The checks for `P`; `subgroup` false skips the subgroup test; `vector` false keeps to
-    /// arkworks arithmetic.
-    pub fn new(subgroup: bool, vector: bool) -> Self {
+    /// The checks for `P`; `subgroup` false skips the subgroup test; the IFMA kernels run as
+    /// `ifma` asks ([`Ifma::Off`]: arkworks arithmetic only).
+    pub(super) fn new(subgroup: bool, ifma: Ifma) -> Self {
         let subgroup = subgroup.then(SubgroupCheck::<P>::new);
-        #[cfg(target_arch = "x86_64")]
-        {
-            use super::lanes::{CurveLanes, EndoLanes};
-            let curve = if vector {
-                CurveLanes::<5>::new::<P>()
-                    .map(CurveKernel::L5)
-                    .or_else(|| CurveLanes::<7>::new::<P>().map(CurveKernel::L7))
-                    .or_else(|| CurveLanes::<8>::new::<P>().map(CurveKernel::L8))
-            } else {
-                None
-            };
-            let endo = match &subgroup {
-                Some(SubgroupCheck::Endo(t)) if vector => {
-                    EndoLanes::<8>::new(t).map(EndoKernel::L8)
-                }
-                _ => None,
-            };
-            Checker {
-                subgroup,
-                curve,
-                endo,
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = vector;
-            Checker { subgroup }
+        let engine = ifma.engine();
+        let curve = engine.and_then(|e| match crate::ifma::limbs_of::<P::BaseField>()? {
+            5 => CurveKernel::new::<P>(e).map(CurveKernels::L5),
+            7 => CurveKernel::new::<P>(e).map(CurveKernels::L7),
+            8 => CurveKernel::new::<P>(e).map(CurveKernels::L8),
+            _ => None,
+        });
+        let endo = match (&subgroup, engine) {
+            (Some(SubgroupCheck::Endo(t)), Some(e)) => EndoKernel::new(t, e).map(EndoKernels::L8),
+            _ => None,
+        };
+        Checker {
+            subgroup,
+            curve,
+            endo,
         }
     }
 
     /// Decodes and checks the block of points starting at element `start` into `out`; the
     /// first error (its index within the block) if any.
-    pub fn block<E: Elements>(
+    pub(super) fn block<E: Elements>(
         &self,
         elements: &E,
         codec: &Codec<P>,
@@ -144,8 +133,7 @@ impl<P: SWCurveConfig> Checker<P> {
 
     /// Whether `codec` should leave uncompressed coordinates as integers for [`Self::convert`]
     /// (where the IFMA kernel converts and checks them faster than arkworks).
-    pub fn codec(&self, codec: Codec<P>) -> Codec<P> {
-        #[cfg(target_arch = "x86_64")]
+    pub(super) fn codec(&self, codec: Codec<P>) -> Codec<P> {
         if self.curve.is_some() && known_montgomery::<P::BaseField>() {
             return codec.deferring_fields();
         }
@@ -159,11 +147,10 @@ impl<P: SWCurveConfig> Checker<P> {
         items: &[(usize, [Int<P>; 2])],
         out: &mut [Affine<P>],
     ) -> Option<(usize, InputErrorKind)> {
-        #[cfg(target_arch = "x86_64")]
         match &self.curve {
-            Some(CurveKernel::L5(c)) => return convert_lanes(c, items, out),
-            Some(CurveKernel::L7(c)) => return convert_lanes(c, items, out),
-            Some(CurveKernel::L8(c)) => return convert_lanes(c, items, out),
+            Some(CurveKernels::L5(c)) => return convert_by_kernel(c, items, out),
+            Some(CurveKernels::L7(c)) => return convert_by_kernel(c, items, out),
+            Some(CurveKernels::L8(c)) => return convert_by_kernel(c, items, out),
             None => {}
         }
         for &(k, [x, y]) in items {
@@ -183,11 +170,16 @@ impl<P: SWCurveConfig> Checker<P> {
         items: &[Compressed<P>],
         out: &mut [Affine<P>],
     ) -> Option<(usize, InputErrorKind)> {
-        #[cfg(target_arch = "x86_64")]
         match &self.curve {
-            Some(CurveKernel::L5(c)) if c.has_sqrt() => return decompress_lanes(c, items, out),
-            Some(CurveKernel::L7(c)) if c.has_sqrt() => return decompress_lanes(c, items, out),
-            Some(CurveKernel::L8(c)) if c.has_sqrt() => return decompress_lanes(c, items, out),
+            Some(CurveKernels::L5(c)) if c.has_sqrt() => {
+                return decompress_by_kernel(c, items, out)
+            }
+            Some(CurveKernels::L7(c)) if c.has_sqrt() => {
+                return decompress_by_kernel(c, items, out)
+            }
+            Some(CurveKernels::L8(c)) if c.has_sqrt() => {
+                return decompress_by_kernel(c, items, out)
+            }
             _ => {}
         }
         for &Compressed { k, x, larger, .. } in items {
@@ -213,9 +205,8 @@ impl<P: SWCurveConfig> Checker<P> {
     /// The index of the first point of `points` outside the subgroup.
     fn first_outside_subgroup(&self, points: &[Affine<P>]) -> Option<usize> {
         let check = self.subgroup.as_ref()?;
-        #[cfg(target_arch = "x86_64")]
-        if let (Some(EndoKernel::L8(k)), SubgroupCheck::Endo(test)) = (&self.endo, check) {
-            return first_outside_lanes(k, test, points);
+        if let (Some(EndoKernels::L8(k)), SubgroupCheck::Endo(test)) = (&self.endo, check) {
+            return first_outside_by_kernel(k, test, points);
         }
         points.iter().position(|p| !check.contains(p))
     }
@@ -239,7 +230,6 @@ type Prime<P> = <<P as ark_ec::CurveConfig>::BaseField as Field>::BasePrimeField
 /// 64-bit limbs of x·2^(64N) mod p), for the prime fields of the catalogue with IFMA kernels;
 /// `None` for other types. Safe: a `TypeId` match, then `Fp::new_unchecked` on the concrete
 /// type.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 fn from_montgomery<F: Field>(limbs: &[u64]) -> Option<F> {
     use core::any::Any;
     macro_rules! known {
@@ -269,14 +259,12 @@ fn from_montgomery<F: Field>(limbs: &[u64]) -> Option<F> {
 }
 
 /// Whether [`from_montgomery`] knows `F`.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 fn known_montgomery<F: Field>() -> bool {
     from_montgomery::<F>(&[0u64; 8]).is_some()
 }
 
-#[cfg(target_arch = "x86_64")]
-fn convert_lanes<P: SWCurveConfig, const L: usize>(
-    kernel: &super::lanes::CurveLanes<L>,
+fn convert_by_kernel<P: SWCurveConfig, const L: usize>(
+    kernel: &CurveKernel<L>,
     items: &[(usize, [Int<P>; 2])],
     out: &mut [Affine<P>],
 ) -> Option<(usize, InputErrorKind)> {
@@ -308,13 +296,12 @@ fn convert_lanes<P: SWCurveConfig, const L: usize>(
     None
 }
 
-#[cfg(target_arch = "x86_64")]
-fn decompress_lanes<P: SWCurveConfig, const L: usize>(
-    kernel: &super::lanes::CurveLanes<L>,
+fn decompress_by_kernel<P: SWCurveConfig, const L: usize>(
+    kernel: &CurveKernel<L>,
     items: &[Compressed<P>],
     out: &mut [Affine<P>],
 ) -> Option<(usize, InputErrorKind)> {
-    use super::lanes::{from_radix52, is_larger52, negate52};
+    use super::kernels::{from_radix52, is_larger52, negate52};
     use crate::ifma::to_radix52;
     for group in items.chunks(8) {
         let xs: [[u64; L]; 8] = core::array::from_fn(|lane| {
@@ -344,13 +331,12 @@ fn decompress_lanes<P: SWCurveConfig, const L: usize>(
     None
 }
 
-#[cfg(target_arch = "x86_64")]
-fn first_outside_lanes<P: SWCurveConfig, const L: usize>(
-    kernel: &super::lanes::EndoLanes<L>,
+fn first_outside_by_kernel<P: SWCurveConfig, const L: usize>(
+    kernel: &EndoKernel<L>,
     test: &super::subgroup::EndoTest<P>,
     points: &[Affine<P>],
 ) -> Option<usize> {
-    use super::lanes::radix52_of;
+    use super::kernels::radix52_of;
     type Prime<P> = <<P as ark_ec::CurveConfig>::BaseField as Field>::BasePrimeField;
     let prime = |x: &P::BaseField| x.to_base_prime_field_elements().next().unwrap_or_default();
     let finite: Vec<usize> = (0..points.len())

@@ -11,6 +11,7 @@ use std::any::TypeId;
 
 use crate::bucket::{Processor, TaskShape};
 use crate::digits::Windowing;
+use crate::ifma::Engine;
 use crate::plan::makespan::lpt;
 
 /// How a plan splits its chunks.
@@ -111,6 +112,7 @@ pub struct Plan {
     makespan: f64,
     adaptive: bool,
     batch: Option<usize>,
+    engine: Option<Engine>,
 }
 
 /// What the planner passes to [`Plan::new`].
@@ -126,6 +128,8 @@ pub(crate) struct PlanParts {
     pub(crate) makespan: f64,
     pub(crate) adaptive: bool,
     pub(crate) batch: Option<usize>,
+    /// Where its IFMA tasks run (`None` without IFMA tasks).
+    pub(crate) engine: Option<Engine>,
 }
 
 impl Plan {
@@ -145,6 +149,7 @@ impl Plan {
             makespan: parts.makespan,
             adaptive: parts.adaptive,
             batch: parts.batch,
+            engine: parts.engine,
         }
     }
 
@@ -198,6 +203,23 @@ impl Plan {
         self.chunks
             .iter()
             .any(|c| c.processor == Processor::BatchAffineIfma)
+    }
+
+    /// The lane backend its IFMA tasks run on: `None` without IFMA tasks, or where no IFMA
+    /// engine runs (they then run scalar batch-affine).
+    pub(crate) fn engine(&self) -> Option<Engine> {
+        self.engine
+    }
+
+    /// Which arithmetic its batch-affine tasks run on: `avx512-ifma` (the intrinsics),
+    /// `ifma-emulated` (the portable emulation of them, for tests) or `portable` (arkworks'
+    /// field arithmetic).
+    pub fn path(&self) -> &'static str {
+        match self.engine {
+            Some(e) if e.is_native() => "avx512-ifma",
+            Some(_) => "ifma-emulated",
+            None => "portable",
+        }
     }
 
     /// How the chunks are split, derived from the parts per chunk.

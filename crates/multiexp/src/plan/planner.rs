@@ -28,6 +28,7 @@ use std::any::TypeId;
 use crate::bucket::{batch_size, ifma_batch_size, Processor};
 use crate::curves::CurveSpec;
 use crate::digits::{Windowing, MAX_WINDOW};
+use crate::ifma::{Engine, Ifma};
 use crate::plan::cost::CostModel;
 use crate::plan::layout::{ChunkLayout, ElementSizes, Plan, PlanParts, PlanReport, SplitKind};
 use crate::plan::makespan::lpt_makespan;
@@ -77,8 +78,12 @@ pub struct PlanOptions {
     pub processor: Option<Processor>,
     /// Force the batch size of the batch-affine processors (experiments).
     pub batch: Option<usize>,
-    /// Whether the IFMA batch-affine processor can run this curve on this host.
+    /// Whether the planner may choose the IFMA batch-affine processor (it runs natively on
+    /// this curve and host).
     pub ifma: bool,
+    /// Where IFMA tasks run, a forced [`Processor::BatchAffineIfma`] included (default: the
+    /// intrinsics where the CPU has them; `None`: those tasks run scalar batch-affine).
+    pub engine: Option<Engine>,
 }
 
 impl Default for PlanOptions {
@@ -90,6 +95,7 @@ impl Default for PlanOptions {
             processor: None,
             batch: None,
             ifma: false,
+            engine: Ifma::Auto.engine(),
         }
     }
 }
@@ -361,6 +367,7 @@ impl Planner {
             .iter()
             .flat_map(|c| std::iter::repeat_n(c.cost, c.parts))
             .sum();
+        let engine = self.options.engine.filter(|_| uses_ifma(&chunks));
         Plan::new(PlanParts {
             curve: self.curve,
             curve_type: self.curve_type,
@@ -373,6 +380,7 @@ impl Planner {
             makespan,
             adaptive: self.options.processor.is_none(),
             batch: self.options.batch,
+            engine,
         })
     }
 

@@ -226,10 +226,9 @@ pub struct SweepStats {
 }
 
 /// Whether multiexp's IFMA processor applies to `spec` on a host that has (or lacks) IFMA:
-/// prime-field coordinates of 5, 7 or 8 limbs of 52 bits, as `bucket::ifma_limbs` requires.
+/// the one rule, [`crate::ifma::eligible_limbs`].
 pub fn ifma_applies(spec: &CurveSpec, host_ifma: bool) -> bool {
-    let limbs = (spec.base_bits as usize + 1).div_ceil(52);
-    host_ifma && spec.extension_degree == 1 && [5, 7, 8].contains(&limbs)
+    host_ifma && crate::ifma::eligible_limbs(spec.extension_degree, spec.base_bits).is_some()
 }
 
 /// The decision inputs of one row: rows with equal keys decide alike.

@@ -5,7 +5,7 @@
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
 use ark_ff::{AdditiveGroup, BigInteger, Field, PrimeField, Zero};
-use multiexp::{msm_with, Config, Processor, SplitPolicy};
+use multiexp::{msm_with, Config, Ifma, Processor, SplitPolicy};
 
 /// Σ s_i·P_i by plain double-and-add, one scalar at a time.
 pub fn naive<P: SWCurveConfig>(points: &[Affine<P>], scalars: &[P::ScalarField]) -> Projective<P> {
@@ -51,25 +51,30 @@ pub fn config(threads: usize, window: Option<u32>, split: SplitPolicy) -> Config
     }
 }
 
-/// The same config with the chunk processor forced.
-pub fn with_processor(mut cfg: Config, processor: Processor) -> Config {
+/// A forced processor and where its IFMA arithmetic runs.
+pub type Arm = (Processor, Ifma);
+
+/// The same config with the chunk processor forced, run as `arm` says.
+pub fn with_processor(mut cfg: Config, (processor, ifma): Arm) -> Config {
     cfg.processor = Some(processor);
+    cfg.ifma = ifma;
     cfg
 }
 
-/// The processors that can run curve `P` here.
-pub fn processors<P: SWCurveConfig>() -> Vec<Processor> {
-    PROCESSORS
-        .into_iter()
-        .filter(|p| p.supports::<P>())
-        .collect()
+/// The arms the matrix runs curve `P` with: XYZZ, scalar batch-affine, and for the curves
+/// the IFMA processor applies to, that processor on its emulation (every CPU) and natively
+/// (CPUs with AVX-512 IFMA: `msm.rs` reports the native arms as ignored elsewhere).
+pub fn processors<P: SWCurveConfig>() -> Vec<Arm> {
+    [
+        (Processor::Xyzz, Ifma::Auto),
+        (Processor::BatchAffine, Ifma::Auto),
+        (Processor::BatchAffineIfma, Ifma::Auto),
+        (Processor::BatchAffineIfma, Ifma::Emulated),
+    ]
+    .into_iter()
+    .filter(|&(p, ifma)| p.supports_with::<P>(ifma))
+    .collect()
 }
-
-pub const PROCESSORS: [Processor; 3] = [
-    Processor::Xyzz,
-    Processor::BatchAffine,
-    Processor::BatchAffineIfma,
-];
 
 pub fn run<P: SWCurveConfig>(
     points: &[Affine<P>],
@@ -194,6 +199,12 @@ pub fn edge_cases_match_naive<P: SWCurveConfig>() {
             for window in [None, Some(1), Some(4), Some(9), Some(16)] {
                 for split in [SplitPolicy::Never, SplitPolicy::Parts(2)] {
                     for processor in processors::<P>() {
+                        // The emulation is slow and its arithmetic does not depend on the
+                        // schedule (threads and splits are covered by the other bodies).
+                        let unsplit_1 = threads == 1 && split == SplitPolicy::Never;
+                        if processor.1 == Ifma::Emulated && !unsplit_1 {
+                            continue;
+                        }
                         let cfg = with_processor(config(threads, window, split), processor);
                         let got = run(pts, scs, &cfg);
                         assert_eq!(
@@ -300,7 +311,7 @@ pub fn batch_size_boundaries_match_arkworks<P: SWCurveConfig>() {
     for c in [10u32, 16] {
         let buckets = 1usize << (c - 1);
         for processor in processors::<P>() {
-            let batch = match processor {
+            let batch = match processor.0 {
                 Processor::Xyzz => continue,
                 Processor::BatchAffine => multiexp::unstable::batch_size(c),
                 Processor::BatchAffineIfma => multiexp::unstable::ifma_batch_size(c),

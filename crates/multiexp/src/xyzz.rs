@@ -17,7 +17,7 @@ use ark_ff::{AdditiveGroup, Field, Zero};
 
 /// A bucket accumulator in XYZZ coordinates.
 #[derive(Debug)]
-pub struct Xyzz<P: SWCurveConfig> {
+pub(crate) struct Xyzz<P: SWCurveConfig> {
     /// X = x·ZZ.
     pub x: P::BaseField,
     /// Y = y·ZZZ.
@@ -44,7 +44,7 @@ impl<P: SWCurveConfig> Default for Xyzz<P> {
 
 impl<P: SWCurveConfig> Xyzz<P> {
     /// The identity.
-    pub const ZERO: Self = Xyzz {
+    pub(crate) const ZERO: Self = Xyzz {
         x: P::BaseField::ONE,
         y: P::BaseField::ONE,
         zz: P::BaseField::ZERO,
@@ -53,13 +53,13 @@ impl<P: SWCurveConfig> Xyzz<P> {
 
     /// Whether this is the identity.
     #[inline(always)]
-    pub fn is_zero(&self) -> bool {
+    pub(crate) fn is_zero(&self) -> bool {
         self.zz.is_zero()
     }
 
     /// The affine point (x, y) lifted with ZZ = ZZZ = 1.
     #[inline(always)]
-    pub fn from_xy(x: P::BaseField, y: P::BaseField) -> Self {
+    pub(crate) fn from_xy(x: P::BaseField, y: P::BaseField) -> Self {
         Xyzz {
             x,
             y,
@@ -69,7 +69,7 @@ impl<P: SWCurveConfig> Xyzz<P> {
     }
 
     /// From an affine point (the identity maps to the identity).
-    pub fn from_affine(p: &Affine<P>) -> Self {
+    pub(crate) fn from_affine(p: &Affine<P>) -> Self {
         match p.xy() {
             Some((x, y)) => Self::from_xy(x, y),
             None => Self::ZERO,
@@ -78,7 +78,7 @@ impl<P: SWCurveConfig> Xyzz<P> {
 
     /// self += (x2, y2), an affine point that is not the identity.
     #[inline(always)]
-    pub fn add_xy(&mut self, x2: &P::BaseField, y2: &P::BaseField) {
+    pub(crate) fn add_xy(&mut self, x2: &P::BaseField, y2: &P::BaseField) {
         if self.is_zero() {
             *self = Self::from_xy(*x2, *y2);
             return;
@@ -114,7 +114,7 @@ impl<P: SWCurveConfig> Xyzz<P> {
 
     /// self += p for an affine point (the identity is skipped).
     #[inline(always)]
-    pub fn add_affine(&mut self, p: &Affine<P>) {
+    pub(crate) fn add_affine(&mut self, p: &Affine<P>) {
         if let Some((x, y)) = p.xy() {
             self.add_xy(&x, &y);
         }
@@ -122,14 +122,14 @@ impl<P: SWCurveConfig> Xyzz<P> {
 
     /// self -= p for an affine point (the identity is skipped).
     #[inline(always)]
-    pub fn sub_affine(&mut self, p: &Affine<P>) {
+    pub(crate) fn sub_affine(&mut self, p: &Affine<P>) {
         if let Some((x, y)) = p.xy() {
             self.add_xy(&x, &-y);
         }
     }
 
     /// 2·(x, y) for an affine point (x, y) not the identity (mdbl-2008-s-1).
-    pub fn double_xy(x: &P::BaseField, y: &P::BaseField) -> Self {
+    pub(crate) fn double_xy(x: &P::BaseField, y: &P::BaseField) -> Self {
         if y.is_zero() {
             return Self::ZERO;
         }
@@ -150,7 +150,7 @@ impl<P: SWCurveConfig> Xyzz<P> {
     }
 
     /// self = 2·self (dbl-2008-s-1).
-    pub fn double_in_place(&mut self) {
+    pub(crate) fn double_in_place(&mut self) {
         if self.is_zero() || self.y.is_zero() {
             *self = Self::ZERO;
             return;
@@ -173,7 +173,7 @@ impl<P: SWCurveConfig> Xyzz<P> {
 
     /// self += other (add-2008-s).
     #[inline]
-    pub fn add_assign(&mut self, other: &Self) {
+    pub(crate) fn add_assign(&mut self, other: &Self) {
         if other.is_zero() {
             return;
         }
@@ -207,7 +207,7 @@ impl<P: SWCurveConfig> Xyzz<P> {
 
     /// The same point in arkworks' Jacobian coordinates: (X·ZZ², Y·ZZZ², ZZZ), which is
     /// valid because ZZZ² = ZZ³.
-    pub fn into_projective(self) -> Projective<P> {
+    pub(crate) fn into_projective(self) -> Projective<P> {
         if self.is_zero() {
             return Projective::<P>::zero();
         }
@@ -216,58 +216,5 @@ impl<P: SWCurveConfig> Xyzz<P> {
             self.y * self.zzz.square(),
             self.zzz,
         )
-    }
-}
-
-/// Sparse XYZZ buckets for the rare additions a batch-affine processor cannot take
-/// (doublings, a full conflict queue): 4 bytes per bucket plus one entry per bucket used,
-/// instead of a dense array of XYZZ points.
-pub struct Overflow<P: SWCurveConfig> {
-    /// Per bucket, its entry index, or `u32::MAX`.
-    slot: Vec<u32>,
-    entries: Vec<(u32, Xyzz<P>)>,
-}
-
-impl<P: SWCurveConfig> Default for Overflow<P> {
-    fn default() -> Self {
-        Overflow {
-            slot: Vec::new(),
-            entries: Vec::new(),
-        }
-    }
-}
-
-impl<P: SWCurveConfig> Overflow<P> {
-    /// Room for `buckets` buckets, all empty.
-    pub fn reset(&mut self, buckets: usize) {
-        self.take().for_each(drop);
-        if self.slot.len() < buckets {
-            self.slot.resize(buckets, u32::MAX);
-        }
-    }
-
-    /// The overflow bucket `b`, created empty on first use.
-    #[inline]
-    pub fn bucket(&mut self, b: usize) -> &mut Xyzz<P> {
-        let mut s = self.slot[b];
-        if s == u32::MAX {
-            s = self.entries.len() as u32;
-            self.slot[b] = s;
-            self.entries.push((b as u32, Xyzz::ZERO));
-        }
-        &mut self.entries[s as usize].1
-    }
-
-    /// Whether no bucket was used.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// Every used bucket with its sum, leaving the overflow empty.
-    pub fn take(&mut self) -> impl Iterator<Item = (usize, Xyzz<P>)> + '_ {
-        for &(b, _) in &self.entries {
-            self.slot[b as usize] = u32::MAX;
-        }
-        self.entries.drain(..).map(|(b, t)| (b as usize, t))
     }
 }
