@@ -191,7 +191,7 @@ fn check_lengths<P: SWCurveConfig>(
     Ok(())
 }
 
-/// Σ scalars[i]·points[i] with every choice made by the planner, on all available cores.
+/// Σ scalars\[i\]·points\[i\] with every choice made by the planner, on all available cores.
 ///
 /// Variable time: run time depends on the scalars, so do not use it on secrets.
 ///
@@ -215,7 +215,7 @@ pub fn msm<P: SWCurveConfig>(
     msm_with(points, scalars, &Config::default())
 }
 
-/// Σ scalars[i]·points[i] under `config` (threads, forced window, split policy, profile).
+/// Σ scalars\[i\]·points\[i\] under `config` (threads, forced window, split policy, profile).
 pub fn msm_with<P: SWCurveConfig>(
     points: &[Affine<P>],
     scalars: &[P::ScalarField],
@@ -246,7 +246,7 @@ pub fn msm_unchecked<P: SWCurveConfig>(
         .unwrap_or_else(|_| Projective::<P>::zero())
 }
 
-/// Σ scalars[i]·points[i] for scalars given as big integers, as arkworks' `msm_bigint`: a value
+/// Σ scalars\[i\]·points\[i\] for scalars given as big integers, as arkworks' `msm_bigint`: a value
 /// at or above r stands for its residue mod r. A length mismatch is an error.
 pub fn msm_bigint<P: SWCurveConfig>(
     points: &[Affine<P>],
@@ -293,7 +293,7 @@ pub trait MultiExp: Sized {
     /// The scalar field.
     type Scalar: PrimeField;
 
-    /// Σ scalars[i]·bases[i] ([`msm`]); a length mismatch is an error.
+    /// Σ scalars\[i\]·bases\[i\] ([`msm`]); a length mismatch is an error.
     fn multiexp(bases: &[Self::Base], scalars: &[Self::Scalar]) -> Result<Self, Error>;
 
     /// The same with scalars as big integers ([`msm_bigint`]).

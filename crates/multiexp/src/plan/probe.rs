@@ -1,6 +1,6 @@
 //! Probes: the one channel through which a decision function looks at n.
 //!
-//! A decision function (the planner's [`decide_probed`](crate::plan::Planner::decide_probed),
+//! A decision function (the planner's `Planner::decide_probed`,
 //! gnark's [`legacy`](crate::plan::legacy) models) routes every comparison whose outcome can
 //! depend on n through a [`Probe`]:
 //!

@@ -226,7 +226,7 @@ pub struct SweepStats {
 }
 
 /// Whether multiexp's IFMA processor applies to `spec` on a host that has (or lacks) IFMA:
-/// the one rule, [`crate::ifma::eligible_limbs`].
+/// the one rule, `ifma::eligible_limbs`.
 pub fn ifma_applies(spec: &CurveSpec, host_ifma: bool) -> bool {
     host_ifma && crate::ifma::eligible_limbs(spec.extension_degree, spec.base_bits).is_some()
 }
