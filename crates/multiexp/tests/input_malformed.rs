@@ -384,6 +384,7 @@ fn binary_length_errors_name_the_byte_offset() {
         &err,
         Location::Byte(0),
         Kind::Truncated {
+            count: 0,
             expected: 8,
             found: 5,
         },
@@ -393,11 +394,16 @@ fn binary_length_errors_name_the_byte_offset() {
     assert_error(
         &err,
         Location::Byte(8 + 2 * 96),
-        Kind::Truncated { expected, found },
+        Kind::Truncated {
+            count: 3,
+            expected,
+            found,
+        },
     );
     assert_eq!(
         err.to_string(),
-        "points.bin: byte 200: truncated: the length prefix announces 296 bytes, the input has 250"
+        "points.bin: byte 200: truncated: the length prefix announces 3 elements (296 bytes), \
+         the input has 250 bytes"
     );
     let mut long = file.clone();
     long.extend_from_slice(&[0, 0, 0]);
@@ -406,7 +412,11 @@ fn binary_length_errors_name_the_byte_offset() {
     assert_error(
         &err,
         Location::Byte(296),
-        Kind::TrailingBytes { expected, found },
+        Kind::TrailingBytes {
+            count: 3,
+            expected,
+            found,
+        },
     );
     // A length prefix far beyond the input is an error, not an allocation.
     let mut huge = file.clone();
@@ -536,6 +546,7 @@ fn scalars_at_or_above_r_are_rejected_or_reduced() {
         &err,
         Location::Byte(40),
         Kind::Truncated {
+            count: 2,
             expected: 72,
             found: 60,
         },
@@ -570,4 +581,71 @@ fn standard_encoding_matches_the_eip4844_generator_line() {
         input::point_to_hex(&Affine::<Bls381G1>::identity()),
         format!("c0{}", "00".repeat(47))
     );
+}
+
+/// Formerly a length prefix of 2^60 (or 8 bytes of garbage) said "announces
+/// 18446744073709551615 bytes": the byte count saturated and the prefix was not shown.
+#[test]
+fn a_huge_or_garbage_length_prefix_says_what_it_announces() {
+    let points = multiexp::unstable::sample::points::<Bls381G1>(3, 1);
+    let mut file = uncompressed_file(&points);
+    file[..8].copy_from_slice(&(1u64 << 60).to_le_bytes());
+    let err = binary_points(&file, None);
+    let message = err.to_string();
+    assert!(
+        message.contains("announces 1152921504606846976 elements (2^64 bytes or more)"),
+        "{message}"
+    );
+    assert!(!message.contains("18446744073709551615"), "{message}");
+    file[..8].copy_from_slice(b"garbage!");
+    let count = u64::from_le_bytes(*b"garbage!");
+    let message = binary_points(&file, None).to_string();
+    assert!(
+        message.contains(&format!("announces {count} elements")),
+        "{message}"
+    );
+}
+
+/// Formerly a prefix of 7 over 8 compressed points said "truncated … 456 bytes": the fault
+/// is one element too many, trailing bytes.
+#[test]
+fn a_prefix_one_short_of_its_points_reports_trailing_bytes() {
+    let points = multiexp::unstable::sample::points::<Bls381G1>(8, 1);
+    let mut file = input::points_to_binary(&points, true);
+    file[..8].copy_from_slice(&7u64.to_le_bytes());
+    let err = binary_points(&file, None);
+    let (expected, found) = (8 + 7 * 48, 8 + 8 * 48);
+    assert_error(
+        &err,
+        Location::Byte(expected),
+        Kind::TrailingBytes {
+            count: 7,
+            expected,
+            found,
+        },
+    );
+    assert!(
+        err.to_string().contains("(48 after the last element)"),
+        "{err}"
+    );
+    // The same on an uncompressed file.
+    let mut file = uncompressed_file(&points);
+    file[..8].copy_from_slice(&7u64.to_le_bytes());
+    let err = binary_points(&file, None);
+    assert!(
+        matches!(err.kind, Kind::TrailingBytes { count: 7, .. }),
+        "{err}"
+    );
+}
+
+/// Formerly a hex file saved with a UTF-8 byte-order mark failed with "odd number of hex
+/// digits" on line 1; the mark is now skipped.
+#[test]
+fn a_utf8_byte_order_mark_is_skipped() {
+    let points = multiexp::unstable::sample::points::<Bls381G1>(3, 1);
+    let text = input::points_to_hex(&points);
+    let mut with_bom = b"\xEF\xBB\xBF".to_vec();
+    with_bom.extend_from_slice(text.as_bytes());
+    let back = input::points_from_hex::<Bls381G1>("p.hex", &with_bom, &PointOptions::default());
+    assert_eq!(back, Ok(points));
 }

@@ -79,15 +79,20 @@ pub enum InputErrorKind {
         /// Bytes found.
         found: usize,
     },
-    /// A binary input that ends before the last element its length prefix announces.
+    /// A binary input that ends before the last element its length prefix announces (or
+    /// before the end of the 8-byte prefix itself: `count` 0, `expected` 8).
     Truncated {
-        /// Bytes the input must have.
+        /// The element count the length prefix announces.
+        count: u64,
+        /// Bytes the input must have (`u64::MAX` where that is 2^64 or more).
         expected: u64,
         /// Bytes it has.
         found: u64,
     },
     /// A binary input with bytes after the last element its length prefix announces.
     TrailingBytes {
+        /// The element count the length prefix announces.
+        count: u64,
         /// Bytes the input must have.
         expected: u64,
         /// Bytes it has.
@@ -143,14 +148,31 @@ impl fmt::Display for InputErrorKind {
                 "expected {expected} bytes ({} hex digits), found {found} bytes",
                 2 * expected
             ),
-            InputErrorKind::Truncated { expected, found } => write!(
+            InputErrorKind::Truncated {
+                expected, found, ..
+            } if *expected == 8 && *found < 8 => write!(
                 f,
-                "truncated: the length prefix announces {expected} bytes, the input has {found}"
+                "truncated: {found} bytes, shorter than the 8-byte length prefix"
             ),
-            InputErrorKind::TrailingBytes { expected, found } => write!(
+            InputErrorKind::Truncated {
+                count,
+                expected,
+                found,
+            } => write!(
                 f,
-                "trailing bytes: the length prefix announces {expected} bytes, the input has \
-                 {found}"
+                "truncated: the length prefix announces {count} elements ({}), the input has \
+                 {found} bytes",
+                announced_bytes(*expected)
+            ),
+            InputErrorKind::TrailingBytes {
+                count,
+                expected,
+                found,
+            } => write!(
+                f,
+                "trailing bytes: the length prefix announces {count} elements ({expected} bytes), \
+                 the input has {found} bytes ({} after the last element)",
+                found.saturating_sub(*expected)
             ),
             InputErrorKind::NonCanonicalField { coordinate } => write!(
                 f,
@@ -200,5 +222,14 @@ impl InputError {
             location,
             kind,
         }
+    }
+}
+
+/// `n bytes`, or `2^64 bytes or more` for the saturated count.
+fn announced_bytes(expected: u64) -> String {
+    if expected == u64::MAX {
+        "2^64 bytes or more".to_string()
+    } else {
+        format!("{expected} bytes")
     }
 }

@@ -175,16 +175,20 @@ fn binary_records<'a>(
     let found = bytes.len() as u64;
     let error = |location, kind| Err(InputError::new(input, location, kind));
     let Some(prefix) = bytes.get(..PREFIX) else {
-        let expected = PREFIX as u64;
+        let (count, expected) = (0, PREFIX as u64);
         return error(
             Location::Byte(0),
-            InputErrorKind::Truncated { expected, found },
+            InputErrorKind::Truncated {
+                count,
+                expected,
+                found,
+            },
         );
     };
     let mut count = [0u8; PREFIX];
     count.copy_from_slice(prefix);
-    let count = u64::from_le_bytes(count) as u128;
-    let total = |size: usize| PREFIX as u128 + count * size as u128;
+    let count = u64::from_le_bytes(count);
+    let total = |size: usize| PREFIX as u128 + count as u128 * size as u128;
     if let Some(&size) = sizes.iter().find(|&&s| total(s) == found as u128) {
         if count == 0 {
             return error(Location::Whole, InputErrorKind::Empty);
@@ -193,20 +197,35 @@ fn binary_records<'a>(
         return Ok(BinaryElements { data, size });
     }
     let clamp = |v: u128| v.min(u64::MAX as u128) as u64;
-    // The smallest layout the input is too short for (its first incomplete record), else
-    // the input is too long for every layout.
-    match sizes.iter().copied().find(|&s| (found as u128) < total(s)) {
-        Some(size) => {
-            let whole = (found - PREFIX as u64) / size as u64;
-            let location = Location::Byte(PREFIX as u64 + whole * size as u64);
-            let expected = clamp(total(size));
-            error(location, InputErrorKind::Truncated { expected, found })
-        }
-        None => {
-            let expected = clamp(total(sizes[sizes.len() - 1]));
-            let kind = InputErrorKind::TrailingBytes { expected, found };
-            error(Location::Byte(expected), kind)
-        }
+    let body = found - PREFIX as u64;
+    // The layout the input most likely has: of those it holds a whole number of elements
+    // of, the one whose element count is nearest the prefix's; else the smallest layout it
+    // is too short for (its first incomplete record), else the largest.
+    let whole = sizes
+        .iter()
+        .copied()
+        .filter(|&s| body.is_multiple_of(s as u64))
+        .min_by_key(|&s| (body / s as u64).abs_diff(count));
+    let size = whole
+        .or_else(|| sizes.iter().copied().find(|&s| (found as u128) < total(s)))
+        .unwrap_or(sizes[sizes.len() - 1]);
+    let expected = clamp(total(size));
+    if (found as u128) < total(size) {
+        let held = body / size as u64;
+        let location = Location::Byte(PREFIX as u64 + held * size as u64);
+        let kind = InputErrorKind::Truncated {
+            count,
+            expected,
+            found,
+        };
+        error(location, kind)
+    } else {
+        let kind = InputErrorKind::TrailingBytes {
+            count,
+            expected,
+            found,
+        };
+        error(Location::Byte(expected), kind)
     }
 }
 

@@ -1,6 +1,6 @@
 //! Hex-lines inputs: one element per line, an optional `0x`, blank lines and `#` comment
 //! lines ignored, leading and trailing whitespace (spaces, tabs, a `\r` before the `\n`)
-//! ignored.
+//! ignored; a UTF-8 byte-order mark at the start (as some editors write) is skipped.
 //!
 //! Splitting is one sequential pass over the bytes (about a gigabyte a second); decoding a
 //! line's digits happens later, in parallel, element by element.
@@ -22,10 +22,16 @@ fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c')
 }
 
+/// The UTF-8 byte-order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// The element lines of a hex input, in order.
 pub(crate) fn element_lines(text: &[u8]) -> Vec<HexLine<'_>> {
     let mut out = Vec::new();
-    for (i, raw) in text.split(|&b| b == b'\n').enumerate() {
+    let bom = if text.starts_with(BOM) { BOM.len() } else { 0 };
+    for (i, raw) in text[bom..].split(|&b| b == b'\n').enumerate() {
+        // Columns count the mark's bytes on line 1, as an editor's byte column would.
+        let shift = if i == 0 { bom } else { 0 };
         let start = raw.iter().position(|&b| !is_space(b)).unwrap_or(raw.len());
         let end = raw
             .iter()
@@ -35,7 +41,7 @@ pub(crate) fn element_lines(text: &[u8]) -> Vec<HexLine<'_>> {
         if body.is_empty() || body[0] == b'#' {
             continue;
         }
-        let mut column = start + 1;
+        let mut column = shift + start + 1;
         if body.len() >= 2 && body[0] == b'0' && (body[1] == b'x' || body[1] == b'X') {
             body = &body[2..];
             column += 2;
