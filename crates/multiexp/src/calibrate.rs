@@ -63,7 +63,11 @@ pub struct CalibrateOptions {
 impl Default for CalibrateOptions {
     fn default() -> Self {
         CalibrateOptions {
-            curves: DEFAULT_CURVES.iter().map(|s| s.to_string()).collect(),
+            curves: DEFAULT_CURVES
+                .iter()
+                .filter(|name| crate::curves::NAMES.contains(name))
+                .map(|s| s.to_string())
+                .collect(),
             quick: false,
             threads: None,
         }

@@ -1,10 +1,19 @@
 #![doc = include_str!("../../../README.md")]
 #![deny(missing_docs)]
 #![deny(unreachable_pub)]
-
 // The public surface is the crate root, `calibrate`, `curves`, `input`, `profile` and
 // `unstable` (the engine's door for the CLI and experiments); the engine modules are private
 // and `unreachable_pub` keeps every item in them that no public path reaches `pub(crate)`.
+// With curve families off, their encodings, subgroup constants and overrides go unused.
+#![cfg_attr(
+    not(feature = "all-curves"),
+    allow(dead_code, unused_imports, unused_variables)
+)]
+
+#[cfg(all(test, not(feature = "all-curves")))]
+compile_error!("multiexp's own tests cover every curve family: run them with the default features");
+
+mod asm;
 mod bucket;
 pub mod calibrate;
 pub mod curves;
@@ -27,6 +36,7 @@ use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ff::{BigInteger, PrimeField, Zero};
 use rayon::prelude::*;
 
+pub use asm::asm_field_arithmetic;
 pub use bucket::Processor;
 pub use error::Error;
 pub use exec::{TaskRecord, Trace};
@@ -152,6 +162,7 @@ pub fn execute_plan<P: SWCurveConfig>(
         return Ok((Projective::<P>::zero(), trace.then(Trace::default)));
     }
     check_memory("this MSM (digits, records, buckets)", plan.memory().total())?;
+    asm::notice_once();
     let digits = exec::digits(scalars, plan.windowing(), plan.workers())?;
     exec::execute(plan, points, &digits, trace)
 }

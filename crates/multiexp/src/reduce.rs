@@ -19,6 +19,25 @@ pub(crate) fn running_sum<P: SWCurveConfig>(buckets: &[Xyzz<P>]) -> Xyzz<P> {
     })
 }
 
+/// Σ_b (b+1)·buckets[b] over the buckets at `indices` (strictly decreasing; every other
+/// bucket zero): the running sum of [`running_sum_by`] that skips each gap in one step.
+pub(crate) fn running_sum_at<P: SWCurveConfig>(buckets: &[Xyzz<P>], indices: &[u32]) -> Xyzz<P> {
+    let mut running = Xyzz::<P>::ZERO;
+    let mut acc = Xyzz::<P>::ZERO;
+    let mut above = None::<u32>;
+    for &b in indices {
+        if let Some(a) = above {
+            add_multiple(&mut acc, &running, u64::from(a - b));
+        }
+        running.add_assign(&buckets[b as usize]);
+        above = Some(b);
+    }
+    if let Some(last) = above {
+        add_multiple(&mut acc, &running, u64::from(last) + 1);
+    }
+    acc
+}
+
 /// A bucket value the running sum adds: an XYZZ point or affine coordinates.
 pub(crate) trait Summand<P: SWCurveConfig> {
     /// acc += self.

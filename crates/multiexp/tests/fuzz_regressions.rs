@@ -2,6 +2,9 @@
 //! crash reproducers (`fuzz/regressions/<target>/`) — through the fuzz harness on the stable
 //! toolchain: no panic, `Ok` or a typed error, and the harness's own properties (IFMA and
 //! arkworks arithmetic agree, accepted inputs are canonical).
+// The suite covers every curve family (the default features); tests/features.rs runs
+// under any feature set.
+#![cfg(feature = "all-curves")]
 
 #[path = "../../../fuzz/harness.rs"]
 mod harness;

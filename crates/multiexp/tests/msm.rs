@@ -1,4 +1,7 @@
 //! The MSM test matrix: one line per curve/group, generic bodies in `common`.
+// The suite covers every curve family (the default features); tests/features.rs runs
+// under any feature set.
+#![cfg(feature = "all-curves")]
 
 mod common;
 

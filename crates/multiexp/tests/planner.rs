@@ -1,4 +1,7 @@
 //! Properties of the planner and the pool executor (DESIGN §3).
+// The suite covers every curve family (the default features); tests/features.rs runs
+// under any feature set.
+#![cfg(feature = "all-curves")]
 
 mod common;
 

@@ -2,6 +2,9 @@
 //! pool it is called in, `RAYON_NUM_THREADS`, `Config::threads` or the cores allow, and keeps
 //! no idle pool per thread count. One test function, so that no other test of this binary
 //! runs beside it and the process's CPU time is this test's own.
+// The suite covers every curve family (the default features); tests/features.rs runs
+// under any feature set.
+#![cfg(feature = "all-curves")]
 
 use std::time::Instant;
 

@@ -251,7 +251,7 @@ fn scheduler_matches_xyzz<P: SWCurveConfig>(engine: Option<Engine>) {
     let records = engine.map(|e| records_of(e, &points));
     for (buckets, batch) in [(512, 16), (512, 1024)] {
         let mut xyzz = vec![Xyzz::<P>::ZERO; buckets];
-        accumulate_xyzz(&mut xyzz, &points, &digits);
+        accumulate_xyzz(&mut xyzz, &mut Vec::new(), &points, &digits);
         let expected = running_sum(&xyzz).into_projective();
         let mut set = BucketSet::<P>::with_engine(engine);
         let processor = match engine {

@@ -20,7 +20,7 @@ pub(crate) mod segments;
 use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
 
 use crate::ifma::{Engine, Ifma};
-use crate::reduce::running_sum;
+use crate::reduce::{running_sum, running_sum_at};
 pub(crate) use crate::xyzz::Xyzz;
 pub(crate) use arkworks::ArkworksAffine;
 pub(crate) use batch_affine::BatchAffine;
@@ -127,7 +127,15 @@ impl<P: SWCurveConfig> IfmaState<P> {
 /// ranges of its points (the streamed executor passes one block at a time), and
 /// [`BucketSet::finish`], which reduces the buckets to Σ_b (b+1)·bucket_b.
 pub(crate) struct BucketSet<P: SWCurveConfig> {
+    /// The XYZZ buckets, all zero between tasks: a task resets only the buckets it touched
+    /// when they are few (a forced split at c = 16 runs tasks of a handful of points over
+    /// 2^15 buckets; zeroing and scanning all of them per task was most of its time).
     xyzz: Vec<Xyzz<P>>,
+    /// Indices of the XYZZ buckets the current task filled (a bucket emptied and filled
+    /// again appears twice).
+    touched: Vec<u32>,
+    /// A task has begun and not finished: the buckets may hold anything.
+    dirty: bool,
     batch_affine: BatchAffine<P, ArkworksAffine<P>>,
     /// Where the IFMA processor runs; `None`: it falls back to scalar batch-affine.
     engine: Option<Engine>,
@@ -153,6 +161,8 @@ impl<P: SWCurveConfig> BucketSet<P> {
     pub(crate) fn with_engine(engine: Option<Engine>) -> Self {
         BucketSet {
             xyzz: Vec::new(),
+            touched: Vec::new(),
+            dirty: false,
             batch_affine: BatchAffine::new(ArkworksAffine::default()),
             engine,
             ifma: IfmaState::Unset,
@@ -174,8 +184,12 @@ impl<P: SWCurveConfig> BucketSet<P> {
         self.running = processor;
         match processor {
             Processor::Xyzz => {
-                self.xyzz.clear();
-                self.xyzz.resize(nb_buckets, Xyzz::ZERO);
+                if self.dirty || self.xyzz.len() != nb_buckets {
+                    self.xyzz.clear();
+                    self.xyzz.resize(nb_buckets, Xyzz::ZERO);
+                }
+                self.touched.clear();
+                self.dirty = true;
             }
             Processor::BatchAffine => self
                 .batch_affine
@@ -205,7 +219,7 @@ impl<P: SWCurveConfig> BucketSet<P> {
         digits: &[i16],
     ) {
         match self.running {
-            Processor::Xyzz => accumulate_xyzz(&mut self.xyzz, points, digits),
+            Processor::Xyzz => accumulate_xyzz(&mut self.xyzz, &mut self.touched, points, digits),
             Processor::BatchAffine => self.batch_affine.accumulate(points, points, digits),
             Processor::BatchAffineIfma => {
                 let Some(r) = records else {
@@ -226,7 +240,24 @@ impl<P: SWCurveConfig> BucketSet<P> {
     /// Ends the task: Σ_b (b+1)·bucket_b.
     pub(crate) fn finish(&mut self) -> Xyzz<P> {
         match self.running {
-            Processor::Xyzz => running_sum(&self.xyzz),
+            Processor::Xyzz => {
+                self.dirty = false;
+                // Sparse: a sorted walk over the touched buckets (gaps as multiples), then
+                // only those reset; dense: the plain running sum and a full reset.
+                if self.touched.len() * SPARSE_GAP <= self.xyzz.len() {
+                    self.touched.sort_unstable_by(|a, b| b.cmp(a));
+                    self.touched.dedup();
+                    let sum = running_sum_at(&self.xyzz, &self.touched);
+                    for &b in &self.touched {
+                        self.xyzz[b as usize] = Xyzz::ZERO;
+                    }
+                    sum
+                } else {
+                    let sum = running_sum(&self.xyzz);
+                    self.xyzz.fill(Xyzz::ZERO);
+                    sum
+                }
+            }
             Processor::BatchAffine => self.batch_affine.finish(),
             Processor::BatchAffineIfma => on_ifma!(&mut self.ifma, s => s.finish(), Xyzz::ZERO),
         }
@@ -294,17 +325,31 @@ pub(crate) fn refine(processor: Processor, digits: &[i16], window: u32) -> Proce
     processor
 }
 
-/// The XYZZ accumulation loop.
+/// A task whose touched buckets are at most 1/`SPARSE_GAP` of its buckets reduces and
+/// resets only those: a gap of g empty buckets costs about log2(g) doublings in the sparse
+/// walk against 2g additions and g resets in the dense one.
+const SPARSE_GAP: usize = 16;
+
+/// The XYZZ accumulation loop; each bucket that was empty is recorded in `touched`.
 fn accumulate_xyzz<P: SWCurveConfig>(
     buckets: &mut [Xyzz<P>],
+    touched: &mut Vec<u32>,
     points: &[Affine<P>],
     digits: &[i16],
 ) {
     for (p, &d) in points.iter().zip(digits) {
+        if d == 0 {
+            continue;
+        }
+        let b = d.unsigned_abs() as usize - 1;
+        let bucket = &mut buckets[b];
+        if bucket.is_zero() {
+            touched.push(b as u32);
+        }
         if d > 0 {
-            buckets[(d - 1) as usize].add_affine(p);
-        } else if d < 0 {
-            buckets[(-(d as i32) - 1) as usize].sub_affine(p);
+            bucket.add_affine(p);
+        } else {
+            bucket.sub_affine(p);
         }
     }
 }
@@ -341,6 +386,70 @@ pub fn ifma_batch_size(c: u32) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Σ d_i·P_i by arkworks.
+    fn naive<P: SWCurveConfig>(
+        points: &[Affine<P>],
+        digits: &[i16],
+    ) -> ark_ec::short_weierstrass::Projective<P> {
+        points
+            .iter()
+            .zip(digits)
+            .map(|(p, &d)| {
+                let m = *p * P::ScalarField::from(d.unsigned_abs() as u64);
+                if d < 0 {
+                    -m
+                } else {
+                    m
+                }
+            })
+            .sum()
+    }
+
+    #[test]
+    fn sparse_and_dense_xyzz_tasks_reduce_to_the_same_sums_and_leave_the_buckets_zero() {
+        type P = ark_bn254::g1::Config;
+        let c = 16;
+        let buckets = 1usize << (c - 1);
+        let points = crate::sample::points::<P>(3000, 9);
+        let mut set = BucketSet::<P>::new(Ifma::Off);
+        let shape = TaskShape {
+            processor: Processor::Xyzz,
+            buckets,
+            window: c,
+            batch: None,
+        };
+        // A few points (sparse: the touched walk), P and -P into one bucket (emptied and
+        // filled again), the top and bottom buckets, then a dense task on the same set.
+        let top = buckets as i16;
+        let cases: Vec<(usize, Vec<i16>)> = vec![
+            (1, vec![top]),
+            (4, vec![1, -1, 5, top]),
+            (5, vec![7, -7, 7, 0, -top]),
+            (
+                3000,
+                (0..3000)
+                    .map(|i| ((i * 7919) % (2 * buckets)) as i16 - top + 1)
+                    .collect(),
+            ),
+            (6, vec![3, 3, -2, 1, 0, 2]),
+        ];
+        for (n, digits) in cases {
+            let pts = if n == 5 {
+                vec![points[0], points[0], points[0], points[1], points[2]]
+            } else {
+                points[..n].to_vec()
+            };
+            let sum = set.process(shape, &pts, None, &digits).into_projective();
+            assert_eq!(
+                sum,
+                naive(&pts, &digits),
+                "digits {:?}",
+                &digits[..digits.len().min(6)]
+            );
+            assert!(set.xyzz.iter().all(Xyzz::is_zero), "buckets left non-zero");
+        }
+    }
 
     #[test]
     fn refine_sends_sparse_and_skewed_chunks_to_xyzz() {

@@ -7,15 +7,19 @@
 
 use std::any::TypeId;
 
-use ark_ec::short_weierstrass::SWCurveConfig;
-use ark_ec::CurveConfig;
+use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
+use ark_ec::{AdditiveGroup, CurveConfig};
 use ark_ff::{Field, PrimeField, Zero};
 
 use crate::Error;
 
+#[cfg(feature = "bls24-315")]
 pub mod bls24_315;
+#[cfg(feature = "bls24-317")]
 pub mod bls24_317;
+#[cfg(feature = "bw6-633")]
 pub mod bw6_633;
+#[cfg(feature = "stark-curve")]
 pub mod stark_curve;
 
 /// Which group of a pairing-friendly curve (G1-only curves are `G1`).
@@ -107,14 +111,17 @@ pub trait CurveVisitor {
 }
 
 macro_rules! catalogue {
-    ($( $name:literal, $curve:literal, $group:ident => $config:ty; )*) => {
-        /// Every catalogue name, in catalogue order.
-        pub const NAMES: &[&str] = &[$($name),*];
+    ($( $feature:literal: $name:literal, $curve:literal, $group:ident => $config:ty; )*) => {
+        /// Every catalogue name (of the curve families whose cargo features are on), in
+        /// catalogue order.
+        pub const NAMES: &[&str] = &[$( #[cfg(feature = $feature)] $name ),*];
 
         /// Runs `visitor` on the curve/group called `name` (e.g. `bn254-g1`).
+        #[cfg_attr(not(feature = "all-curves"), allow(unused_variables))]
         pub fn visit<V: CurveVisitor>(name: &str, visitor: V) -> Result<V::Output, Error> {
             let lower = name.to_ascii_lowercase();
             $(
+                #[cfg(feature = $feature)]
                 if lower == $name {
                     let spec = CurveSpec::of::<$config>($name, $curve, Group::$group);
                     return Ok(visitor.visit::<$config>(&spec));
@@ -124,8 +131,10 @@ macro_rules! catalogue {
         }
 
         /// The `TypeId` of the config type behind catalogue name `name`.
+        #[cfg_attr(not(feature = "all-curves"), allow(unused_variables))]
         pub fn type_id_of(name: &str) -> Option<TypeId> {
             $(
+                #[cfg(feature = $feature)]
                 if name == $name {
                     return Some(TypeId::of::<$config>());
                 }
@@ -135,30 +144,56 @@ macro_rules! catalogue {
 
         /// The spec of every curve/group, in catalogue order.
         pub fn specs() -> Vec<CurveSpec> {
-            vec![$( CurveSpec::of::<$config>($name, $curve, Group::$group) ),*]
+            vec![$( #[cfg(feature = $feature)] CurveSpec::of::<$config>($name, $curve, Group::$group) ),*]
         }
     };
 }
 
 catalogue! {
-    "bn254-g1", "bn254", G1 => ark_bn254::g1::Config;
-    "bn254-g2", "bn254", G2 => ark_bn254::g2::Config;
-    "bls12-381-g1", "bls12-381", G1 => ark_bls12_381::g1::Config;
-    "bls12-381-g2", "bls12-381", G2 => ark_bls12_381::g2::Config;
-    "bls12-377-g1", "bls12-377", G1 => ark_bls12_377::g1::Config;
-    "bls12-377-g2", "bls12-377", G2 => ark_bls12_377::g2::Config;
-    "bw6-761-g1", "bw6-761", G1 => ark_bw6_761::g1::Config;
-    "bw6-761-g2", "bw6-761", G2 => ark_bw6_761::g2::Config;
-    "grumpkin-g1", "grumpkin", G1 => ark_grumpkin::GrumpkinConfig;
-    "secp256k1-g1", "secp256k1", G1 => ark_secp256k1::Config;
-    "secp256r1-g1", "secp256r1", G1 => ark_secp256r1::Config;
-    "bls24-315-g1", "bls24-315", G1 => bls24_315::g1::Config;
-    "bls24-315-g2", "bls24-315", G2 => bls24_315::g2::Config;
-    "bls24-317-g1", "bls24-317", G1 => bls24_317::g1::Config;
-    "bls24-317-g2", "bls24-317", G2 => bls24_317::g2::Config;
-    "bw6-633-g1", "bw6-633", G1 => bw6_633::g1::Config;
-    "bw6-633-g2", "bw6-633", G2 => bw6_633::g2::Config;
-    "stark-curve-g1", "stark-curve", G1 => stark_curve::g1::Config;
+    "bn254": "bn254-g1", "bn254", G1 => ark_bn254::g1::Config;
+    "bn254": "bn254-g2", "bn254", G2 => ark_bn254::g2::Config;
+    "bls12-381": "bls12-381-g1", "bls12-381", G1 => ark_bls12_381::g1::Config;
+    "bls12-381": "bls12-381-g2", "bls12-381", G2 => ark_bls12_381::g2::Config;
+    "bls12-377": "bls12-377-g1", "bls12-377", G1 => ark_bls12_377::g1::Config;
+    "bls12-377": "bls12-377-g2", "bls12-377", G2 => ark_bls12_377::g2::Config;
+    "bw6-761": "bw6-761-g1", "bw6-761", G1 => ark_bw6_761::g1::Config;
+    "bw6-761": "bw6-761-g2", "bw6-761", G2 => ark_bw6_761::g2::Config;
+    "grumpkin": "grumpkin-g1", "grumpkin", G1 => ark_grumpkin::GrumpkinConfig;
+    "secp256k1": "secp256k1-g1", "secp256k1", G1 => ark_secp256k1::Config;
+    "secp256r1": "secp256r1-g1", "secp256r1", G1 => ark_secp256r1::Config;
+    "bls24-315": "bls24-315-g1", "bls24-315", G1 => bls24_315::g1::Config;
+    "bls24-315": "bls24-315-g2", "bls24-315", G2 => bls24_315::g2::Config;
+    "bls24-317": "bls24-317-g1", "bls24-317", G1 => bls24_317::g1::Config;
+    "bls24-317": "bls24-317-g2", "bls24-317", G2 => bls24_317::g2::Config;
+    "bw6-633": "bw6-633-g1", "bw6-633", G1 => bw6_633::g1::Config;
+    "bw6-633": "bw6-633-g2", "bw6-633", G2 => bw6_633::g2::Config;
+    "stark-curve": "stark-curve-g1", "stark-curve", G1 => stark_curve::g1::Config;
+}
+
+/// `[a]p + [b]q` by interleaved (Straus–Shamir) double-and-add, for the subgroup checks of
+/// BW6-633 and the input validator's BW6-761 test. Plain double-and-add with no reduction of
+/// the scalars modulo `r`.
+#[allow(dead_code)] // used only where those curves' features are on
+pub(crate) fn joint_mul<P: SWCurveConfig>(
+    p: &Affine<P>,
+    q: &Affine<P>,
+    a: &[u64],
+    b: &[u64],
+) -> Projective<P> {
+    let p_plus_q: Affine<P> = (Projective::from(*p) + q).into();
+    let bits = 64 * a.len().max(b.len());
+    let bit = |s: &[u64], i: usize| s.get(i / 64).is_some_and(|w| (w >> (i % 64)) & 1 == 1);
+    let mut acc = Projective::<P>::ZERO;
+    for i in (0..bits).rev() {
+        acc.double_in_place();
+        match (bit(a, i), bit(b, i)) {
+            (true, true) => acc += &p_plus_q,
+            (true, false) => acc += p,
+            (false, true) => acc += q,
+            (false, false) => {}
+        }
+    }
+    acc
 }
 
 /// The catalogue spec of `P`, or a spec named `custom` for a curve outside the catalogue.

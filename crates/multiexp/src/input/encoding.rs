@@ -45,11 +45,22 @@ fn is_config<P: 'static, Q: 'static>() -> bool {
     core::any::TypeId::of::<P>() == core::any::TypeId::of::<Q>()
 }
 
+/// Whether `P` is BLS12-381 G1 or G2.
+fn is_bls12_381<P: SWCurveConfig>() -> bool {
+    #[cfg(feature = "bls12-381")]
+    if is_config::<P, ark_bls12_381::g1::Config>() || is_config::<P, ark_bls12_381::g2::Config>() {
+        return true;
+    }
+    false
+}
+
+/// Whether `P` is a BLS12 curve's G1 or G2 (381 or 377).
 fn is_bls12<P: SWCurveConfig>() -> bool {
-    is_config::<P, ark_bls12_381::g1::Config>()
-        || is_config::<P, ark_bls12_381::g2::Config>()
-        || is_config::<P, ark_bls12_377::g1::Config>()
-        || is_config::<P, ark_bls12_377::g2::Config>()
+    #[cfg(feature = "bls12-377")]
+    if is_config::<P, ark_bls12_377::g1::Config>() || is_config::<P, ark_bls12_377::g2::Config>() {
+        return true;
+    }
+    is_bls12_381::<P>()
 }
 
 impl PointEncoding {
@@ -66,9 +77,7 @@ impl PointEncoding {
     /// The encoding arkworks' `CanonicalSerialize` writes for `P`: ZCash for BLS12-381 (whose
     /// arkworks crate overrides it), arkworks' own for the others.
     pub fn binary<P: SWCurveConfig>() -> Self {
-        if is_config::<P, ark_bls12_381::g1::Config>()
-            || is_config::<P, ark_bls12_381::g2::Config>()
-        {
+        if is_bls12_381::<P>() {
             PointEncoding::Zcash
         } else {
             PointEncoding::Arkworks

@@ -95,8 +95,20 @@ pub enum InputErrorKind {
         count: u64,
         /// Bytes the input must have.
         expected: u64,
-        /// Bytes it has.
+        /// Bytes it has; `u64::MAX` for a stream read no further than 1 MiB past the last
+        /// element, which went on.
         found: u64,
+    },
+    /// A hex line too long to be an element or a comment of any format (no newline in a
+    /// block of `limit` bytes), as in a binary file read as hex or `/dev/zero`.
+    LineTooLong {
+        /// The longest line read, in bytes.
+        limit: usize,
+    },
+    /// The input could not be read (an I/O error: no such file, a directory, permission).
+    Unreadable {
+        /// The system's message.
+        error: String,
     },
     /// A coordinate that is not a canonical field element (its integer is ≥ p).
     NonCanonicalField {
@@ -167,6 +179,15 @@ impl fmt::Display for InputErrorKind {
             InputErrorKind::TrailingBytes {
                 count,
                 expected,
+                found: u64::MAX,
+            } => write!(
+                f,
+                "trailing bytes: the length prefix announces {count} elements ({expected} bytes), \
+                 the input goes on past them (over 1 MiB more was read)"
+            ),
+            InputErrorKind::TrailingBytes {
+                count,
+                expected,
                 found,
             } => write!(
                 f,
@@ -174,6 +195,12 @@ impl fmt::Display for InputErrorKind {
                  the input has {found} bytes ({} after the last element)",
                 found.saturating_sub(*expected)
             ),
+            InputErrorKind::LineTooLong { limit } => write!(
+                f,
+                "a line longer than {limit} bytes, too long for an element or a comment (is \
+                 the file binary? then give its format)"
+            ),
+            InputErrorKind::Unreadable { error } => write!(f, "cannot read: {error}"),
             InputErrorKind::NonCanonicalField { coordinate } => write!(
                 f,
                 "the {coordinate} coordinate is not a canonical field element (≥ p)"

@@ -7,7 +7,12 @@
 //! what it allocates is proportional to the input's length (a binary length prefix is checked
 //! against the length before anything is allocated). Writing and reading back is the
 //! identity, and the writers produce the only encoding the readers accept for each element.
-//! No file I/O, no printing: the caller reads files.
+//! The `*_from_reader` and `*_from_file` functions read in blocks of 4 MiB, each decoded and
+//! checked before the next is read: a bad element ends the read at its block (a 1 GiB file
+//! bad on line 1 costs one block), a line of over 4 MiB (a binary file read as hex,
+//! `/dev/zero`) is an error, and a binary length prefix that does not match a file's length
+//! is an error before any element is read. What they hold is the valid prefix plus a block.
+//! The `*_from_hex`/`*_from_binary` functions take bytes already in memory. No printing.
 //!
 //! Formats:
 //! - **hex lines** ([`points_from_hex`], [`scalars_from_hex`]): one element per line, an
@@ -34,9 +39,13 @@
 mod encoding;
 mod error;
 mod kernels;
+mod stream;
 mod subgroup;
 mod text;
 mod validate;
+
+use std::io::Read;
+use std::path::Path;
 
 use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
 use ark_ff::PrimeField;
@@ -144,10 +153,12 @@ impl Elements for HexElements<'_> {
     }
 }
 
-/// The records of a binary input after its length prefix.
+/// Records of a binary input: `data` holds whole records of `size` bytes, the first at byte
+/// `first` of the input.
 struct BinaryElements<'a> {
     data: &'a [u8],
     size: usize,
+    first: u64,
 }
 
 /// Bytes of the length prefix.
@@ -158,7 +169,7 @@ impl Elements for BinaryElements<'_> {
         self.data.len() / self.size
     }
     fn location(&self, index: usize) -> Location {
-        Location::Byte((PREFIX + index * self.size) as u64)
+        Location::Byte(self.first + (index * self.size) as u64)
     }
     fn bytes<'a>(&'a self, index: usize, _: &'a mut [u8]) -> Result<&'a [u8], InputErrorKind> {
         Ok(&self.data[index * self.size..(index + 1) * self.size])
@@ -173,28 +184,48 @@ fn binary_records<'a>(
     sizes: &[usize],
 ) -> Result<BinaryElements<'a>, InputError> {
     let found = bytes.len() as u64;
-    let error = |location, kind| Err(InputError::new(input, location, kind));
     let Some(prefix) = bytes.get(..PREFIX) else {
-        let (count, expected) = (0, PREFIX as u64);
-        return error(
-            Location::Byte(0),
-            InputErrorKind::Truncated {
-                count,
-                expected,
-                found,
-            },
-        );
+        return Err(short_prefix(input, found));
     };
-    let mut count = [0u8; PREFIX];
-    count.copy_from_slice(prefix);
-    let count = u64::from_le_bytes(count);
-    let total = |size: usize| PREFIX as u128 + count as u128 * size as u128;
+    let count = u64::from_le_bytes(prefix.try_into().expect("8 bytes"));
+    let size = binary_layout(input, count, found, sizes)?;
+    let data = &bytes[PREFIX..];
+    let first = PREFIX as u64;
+    Ok(BinaryElements { data, size, first })
+}
+
+/// The error of a binary input of `found` < 8 bytes.
+fn short_prefix(input: &str, found: u64) -> InputError {
+    let (count, expected) = (0, PREFIX as u64);
+    let kind = InputErrorKind::Truncated {
+        count,
+        expected,
+        found,
+    };
+    InputError::new(input, Location::Byte(0), kind)
+}
+
+/// Bytes a binary input of `count` elements of `size` bytes has, as u128 (no overflow).
+fn binary_total(count: u64, size: usize) -> u128 {
+    PREFIX as u128 + count as u128 * size as u128
+}
+
+/// The element size, among `sizes` (ascending), of a binary input of `found` bytes whose
+/// length prefix announces `count` elements: the size that makes the length match, else the
+/// error saying how it does not.
+fn binary_layout(
+    input: &str,
+    count: u64,
+    found: u64,
+    sizes: &[usize],
+) -> Result<usize, InputError> {
+    let error = |location, kind| Err(InputError::new(input, location, kind));
+    let total = |size: usize| binary_total(count, size);
     if let Some(&size) = sizes.iter().find(|&&s| total(s) == found as u128) {
         if count == 0 {
             return error(Location::Whole, InputErrorKind::Empty);
         }
-        let data = &bytes[PREFIX..];
-        return Ok(BinaryElements { data, size });
+        return Ok(size);
     }
     let clamp = |v: u128| v.min(u64::MAX as u128) as u64;
     let body = found - PREFIX as u64;
@@ -288,6 +319,133 @@ pub fn points_from_binary<P: SWCurveConfig>(
     let checker = Checker::new(options.subgroup_check, options.ifma);
     let codec = checker.codec(codec);
     decode_points(input, &records, &codec, &checker)
+}
+
+/// Points in `format` from `reader`, read in blocks (see the module's text); `length`: the
+/// input's length in bytes where known (a file's), which lets a binary input's layout and
+/// length be checked before its elements are read.
+pub fn points_from_reader<P: SWCurveConfig, R: Read>(
+    input: &str,
+    reader: R,
+    length: Option<u64>,
+    format: PointFormat,
+    options: &PointOptions,
+) -> Result<Vec<Affine<P>>, InputError> {
+    let checker = Checker::new(options.subgroup_check, options.ifma);
+    if format == PointFormat::Hex {
+        let codec = Codec::<P>::new(PointEncoding::standard::<P>(), true);
+        let decoder = PointDecoder {
+            codec,
+            checker: &checker,
+        };
+        return stream::read_hex(input, reader, &decoder);
+    }
+    let encoding = PointEncoding::binary::<P>();
+    let compressed = Codec::<P>::new(encoding, true);
+    let uncompressed = Codec::<P>::new(encoding, false);
+    let (small, large) = (compressed.size(), uncompressed.size());
+    let sizes = match format {
+        PointFormat::BinaryCompressed => vec![small],
+        PointFormat::BinaryUncompressed => vec![large],
+        _ => vec![small, large],
+    };
+    let decoder = |size: usize| {
+        let codec = if size == small {
+            compressed
+        } else {
+            uncompressed
+        };
+        PointDecoder {
+            codec: checker.codec(codec),
+            checker: &checker,
+        }
+    };
+    stream::read_binary(input, reader, length, &sizes, decoder)
+}
+
+/// Points in `format` from the file at `path` (named by its display form in errors), read in
+/// blocks as [`points_from_reader`] does.
+pub fn points_from_file<P: SWCurveConfig>(
+    path: &Path,
+    format: PointFormat,
+    options: &PointOptions,
+) -> Result<Vec<Affine<P>>, InputError> {
+    let (name, file, length) = open(path)?;
+    points_from_reader(&name, file, length, format, options)
+}
+
+/// Scalars in `format` from `reader`, read in blocks as [`points_from_reader`] does.
+pub fn scalars_from_reader<F: PrimeField, R: Read>(
+    input: &str,
+    reader: R,
+    length: Option<u64>,
+    format: ScalarFormat,
+    options: &ScalarOptions,
+) -> Result<Vec<F>, InputError> {
+    let size = scalar_size::<F>();
+    let decoder = ScalarDecoder::<F> {
+        size,
+        little_endian: format == ScalarFormat::Binary || options.endianness == Endianness::Little,
+        reduce: options.reduce,
+        field: std::marker::PhantomData,
+    };
+    match format {
+        ScalarFormat::Hex => stream::read_hex(input, reader, &decoder),
+        ScalarFormat::Binary => stream::read_binary(input, reader, length, &[size], |_| decoder),
+    }
+}
+
+/// Scalars in `format` from the file at `path`, read in blocks as [`points_from_reader`]
+/// does.
+pub fn scalars_from_file<F: PrimeField>(
+    path: &Path,
+    format: ScalarFormat,
+    options: &ScalarOptions,
+) -> Result<Vec<F>, InputError> {
+    let (name, file, length) = open(path)?;
+    scalars_from_reader(&name, file, length, format, options)
+}
+
+/// A file opened for reading: its name, the file, and its length if it is a regular file.
+fn open(path: &Path) -> Result<(String, std::fs::File, Option<u64>), InputError> {
+    let name = path.display().to_string();
+    let unreadable = |e: std::io::Error| stream::unreadable(&name, &e);
+    let file = std::fs::File::open(path).map_err(unreadable)?;
+    let meta = file.metadata().map_err(unreadable)?;
+    if meta.is_dir() {
+        let kind = InputErrorKind::Unreadable {
+            error: "is a directory".to_string(),
+        };
+        return Err(InputError::new(&name, Location::Whole, kind));
+    }
+    let length = meta.is_file().then_some(meta.len());
+    Ok((name, file, length))
+}
+
+struct PointDecoder<'a, P: SWCurveConfig> {
+    codec: Codec<P>,
+    checker: &'a Checker<P>,
+}
+
+impl<P: SWCurveConfig> stream::Decoder for PointDecoder<'_, P> {
+    type Item = Affine<P>;
+    fn decode<E: Elements>(&self, input: &str, elements: &E) -> Result<Vec<Affine<P>>, InputError> {
+        decode_points(input, elements, &self.codec, self.checker)
+    }
+}
+
+struct ScalarDecoder<F> {
+    size: usize,
+    little_endian: bool,
+    reduce: bool,
+    field: std::marker::PhantomData<F>,
+}
+
+impl<F: PrimeField> stream::Decoder for ScalarDecoder<F> {
+    type Item = F;
+    fn decode<E: Elements>(&self, input: &str, elements: &E) -> Result<Vec<F>, InputError> {
+        decode_scalars(input, elements, self.size, self.little_endian, self.reduce)
+    }
 }
 
 /// Points in `format`.

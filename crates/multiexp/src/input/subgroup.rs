@@ -22,7 +22,7 @@
 //!
 //! Cost per point (BLS12-381 G1): 127 doublings and 16 mixed additions.
 
-use crate::curves::bw6_633::joint_mul;
+use crate::curves::joint_mul;
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::{AffineRepr, PrimeGroup};
 use ark_ff::{BigInteger, Field, PrimeField, Zero};
@@ -106,19 +106,30 @@ fn norm(c0: &[u64], c1: &[u64], c1_negative: bool) -> Vec<u64> {
 }
 
 impl<P: SWCurveConfig> EndoTest<P> {
+    /// (c0, c1, whether c1 is negated) of `P`'s relation, if it has one here.
+    fn constants() -> Option<(&'static [u64], &'static [u64], bool)> {
+        #[cfg(feature = "bls12-381")]
+        if is_config::<P, ark_bls12_381::g1::Config>() {
+            return Some((BLS12_381_X_SQUARED, &[1u64][..], false));
+        }
+        #[cfg(feature = "bls12-377")]
+        if is_config::<P, ark_bls12_377::g1::Config>() {
+            return Some((BLS12_377_X_SQUARED, &[1u64][..], false));
+        }
+        #[cfg(feature = "bw6-761")]
+        if is_config::<P, ark_bw6_761::g1::Config>() {
+            return Some((BW6_761_G1_C0, BW6_761_G1_C1, false));
+        }
+        #[cfg(feature = "bw6-761")]
+        if is_config::<P, ark_bw6_761::g2::Config>() {
+            return Some((BW6_761_G2_C0, BW6_761_G1_C1, true));
+        }
+        None
+    }
+
     /// The test for `P` if it has one here.
     pub(super) fn new() -> Option<Self> {
-        let (c0, c1, c1_negative) = if is_config::<P, ark_bls12_381::g1::Config>() {
-            (BLS12_381_X_SQUARED, &[1u64][..], false)
-        } else if is_config::<P, ark_bls12_377::g1::Config>() {
-            (BLS12_377_X_SQUARED, &[1u64][..], false)
-        } else if is_config::<P, ark_bw6_761::g1::Config>() {
-            (BW6_761_G1_C0, BW6_761_G1_C1, false)
-        } else if is_config::<P, ark_bw6_761::g2::Config>() {
-            (BW6_761_G2_C0, BW6_761_G1_C1, true)
-        } else {
-            return None;
-        };
+        let (c0, c1, c1_negative) = Self::constants()?;
         // The degree must be exactly r.
         let r = <P::ScalarField as PrimeField>::MODULUS;
         let mut r_limbs = r.as_ref().to_vec();

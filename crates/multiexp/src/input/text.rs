@@ -27,8 +27,22 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The element lines of a hex input, in order.
 pub(crate) fn element_lines(text: &[u8]) -> Vec<HexLine<'_>> {
+    element_lines_from(text, 1, true)
+}
+
+/// The element lines of a run of whole lines of a hex input whose first is line
+/// `first_line`; `at_start`: the run starts the input (where a byte-order mark may be).
+pub(crate) fn element_lines_from(
+    text: &[u8],
+    first_line: usize,
+    at_start: bool,
+) -> Vec<HexLine<'_>> {
     let mut out = Vec::new();
-    let bom = if text.starts_with(BOM) { BOM.len() } else { 0 };
+    let bom = if at_start && text.starts_with(BOM) {
+        BOM.len()
+    } else {
+        0
+    };
     for (i, raw) in text[bom..].split(|&b| b == b'\n').enumerate() {
         // Columns count the mark's bytes on line 1, as an editor's byte column would.
         let shift = if i == 0 { bom } else { 0 };
@@ -47,7 +61,7 @@ pub(crate) fn element_lines(text: &[u8]) -> Vec<HexLine<'_>> {
             column += 2;
         }
         out.push(HexLine {
-            line: i + 1,
+            line: first_line + i,
             column,
             digits: body,
         });

@@ -233,8 +233,9 @@ type Prime<P> = <<P as ark_ec::CurveConfig>::BaseField as Field>::BasePrimeField
 fn from_montgomery<F: Field>(limbs: &[u64]) -> Option<F> {
     use core::any::Any;
     macro_rules! known {
-        ($($t:ty, $n:literal;)*) => {
+        ($($f:literal: $t:ty, $n:literal;)*) => {
             $(
+                #[cfg(feature = $f)]
                 if core::any::TypeId::of::<F>() == core::any::TypeId::of::<$t>() {
                     let mut big = [0u64; $n];
                     big.copy_from_slice(limbs.get(..$n)?);
@@ -245,15 +246,15 @@ fn from_montgomery<F: Field>(limbs: &[u64]) -> Option<F> {
         };
     }
     known! {
-        ark_bn254::Fq, 4;
-        ark_bls12_381::Fq, 6;
-        ark_bls12_377::Fq, 6;
-        ark_secp256k1::Fq, 4;
-        ark_secp256r1::Fq, 4;
-        ark_grumpkin::Fq, 4;
-        crate::curves::bls24_315::Fq, 5;
-        crate::curves::bls24_317::Fq, 5;
-        crate::curves::stark_curve::Fq, 4;
+        "bn254": ark_bn254::Fq, 4;
+        "bls12-381": ark_bls12_381::Fq, 6;
+        "bls12-377": ark_bls12_377::Fq, 6;
+        "secp256k1": ark_secp256k1::Fq, 4;
+        "secp256r1": ark_secp256r1::Fq, 4;
+        "grumpkin": ark_grumpkin::Fq, 4;
+        "bls24-315": crate::curves::bls24_315::Fq, 5;
+        "bls24-317": crate::curves::bls24_317::Fq, 5;
+        "stark-curve": crate::curves::stark_curve::Fq, 4;
     }
     None
 }

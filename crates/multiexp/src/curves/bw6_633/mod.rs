@@ -22,9 +22,6 @@
 //! field's multiplicative generator) were computed from these parameters with an independent
 //! big-integer script and are re-checked by the tests in `tests/curve_catalogue.rs`.
 
-use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
-use ark_ff::AdditiveGroup;
-
 pub mod fq;
 pub mod g1;
 pub mod g2;
@@ -42,27 +39,4 @@ pub const X: u64 = 3218079743;
 /// Whether the curve seed `x₀` is negative (it is).
 pub const X_IS_NEGATIVE: bool = true;
 
-/// `[a]p + [b]q` by interleaved (Straus–Shamir) double-and-add, for the subgroup checks.
-/// Plain double-and-add with no reduction of the scalars modulo `r`. Also used by the input
-/// validator's BW6-761 subgroup test.
-pub(crate) fn joint_mul<P: SWCurveConfig>(
-    p: &Affine<P>,
-    q: &Affine<P>,
-    a: &[u64],
-    b: &[u64],
-) -> Projective<P> {
-    let p_plus_q: Affine<P> = (Projective::from(*p) + q).into();
-    let bits = 64 * a.len().max(b.len());
-    let bit = |s: &[u64], i: usize| s.get(i / 64).is_some_and(|w| (w >> (i % 64)) & 1 == 1);
-    let mut acc = Projective::<P>::ZERO;
-    for i in (0..bits).rev() {
-        acc.double_in_place();
-        match (bit(a, i), bit(b, i)) {
-            (true, true) => acc += &p_plus_q,
-            (true, false) => acc += p,
-            (false, true) => acc += q,
-            (false, false) => {}
-        }
-    }
-    acc
-}
+pub(crate) use super::joint_mul;
