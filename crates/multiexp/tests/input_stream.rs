@@ -230,3 +230,30 @@ fn files_that_cannot_be_read_say_so() {
         .unwrap_err();
     assert!(err.to_string().contains("is a directory"), "{err}");
 }
+
+/// A valid binary file too large for the machine: formerly read until the allocator aborted.
+#[test]
+fn a_binary_input_larger_than_memory_is_refused_before_it_is_read() {
+    let count = 1u64 << 40;
+    let prefix = count.to_le_bytes();
+    let mut reader = Counted {
+        head: &prefix,
+        tail: &[0],
+        total: u64::MAX,
+        read: 0,
+    };
+    let err = input::points_from_reader::<Bn254G1, _>(
+        "huge.bin",
+        &mut reader,
+        Some(8 + 64 * count),
+        PointFormat::BinaryUncompressed,
+        &PointOptions::default(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err.kind, Kind::TooLarge { count: c, .. } if c == count),
+        "{err}"
+    );
+    assert!(err.to_string().contains("bytes available"), "{err}");
+    assert_eq!(reader.read, 8);
+}

@@ -105,6 +105,16 @@ pub enum InputErrorKind {
         /// The longest line read, in bytes.
         limit: usize,
     },
+    /// A binary input whose length prefix (matching its length) announces more elements than
+    /// fit in the memory available.
+    TooLarge {
+        /// The element count the length prefix announces.
+        count: u64,
+        /// Bytes the decoded elements take.
+        needed: u64,
+        /// Bytes the system has available.
+        available: u64,
+    },
     /// The input could not be read (an I/O error: no such file, a directory, permission).
     Unreadable {
         /// The system's message.
@@ -199,6 +209,15 @@ impl fmt::Display for InputErrorKind {
                 f,
                 "a line longer than {limit} bytes, too long for an element or a comment (is \
                  the file binary? then give its format)"
+            ),
+            InputErrorKind::TooLarge {
+                count,
+                needed,
+                available,
+            } => write!(
+                f,
+                "the length prefix announces {count} elements, {needed} bytes in memory, more \
+                 than the {available} bytes available"
             ),
             InputErrorKind::Unreadable { error } => write!(f, "cannot read: {error}"),
             InputErrorKind::NonCanonicalField { coordinate } => write!(

@@ -11,7 +11,9 @@
 //!   pipe, a device), records are read while the prefix announces more, and bytes past the
 //!   last are counted up to [`TRAILING_PROBE`] (more: `found` is `u64::MAX`, "goes on"). A
 //!   point input whose compression is not given and whose length is unknown is the one case
-//!   read whole first (its layout is known only at its end).
+//!   read whole first (its layout is known only at its end). Where the length vouches for the
+//!   prefix, a count whose elements cannot fit in the memory available is
+//!   [`InputErrorKind::TooLarge`] before anything is read.
 
 use std::io::{ErrorKind, Read};
 
@@ -165,6 +167,10 @@ pub(crate) fn read_binary<D: Decoder, R: Read>(
         (None, &[size]) => size,
         (None, _) => return read_binary_whole(input, source, prefix, count, sizes, decoder),
     };
+    if length.is_some() {
+        // The length vouches for the count: refuse what cannot be held before reading it.
+        fits::<D::Item>(input, count)?;
+    }
     let decoder = decoder(size);
     let expected = binary_total(count, size);
     let per_block = (BLOCK_BYTES / size).max(1);
@@ -210,6 +216,26 @@ pub(crate) fn read_binary<D: Decoder, R: Read>(
         ));
     }
     Ok(out)
+}
+
+/// An error if `count` decoded elements of `T` exceed the memory available (no check below
+/// 64 MiB, nor where the figure is unknown).
+fn fits<T>(input: &str, count: u64) -> Result<(), InputError> {
+    let needed = count.saturating_mul(std::mem::size_of::<T>() as u64);
+    if needed < 64 << 20 {
+        return Ok(());
+    }
+    match crate::exec::available_memory() {
+        Some(available) if needed > available => {
+            let kind = InputErrorKind::TooLarge {
+                count,
+                needed,
+                available,
+            };
+            Err(InputError::new(input, Location::Whole, kind))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// A binary input of unknown length and layout: read up to the largest layout's length (and
