@@ -252,8 +252,7 @@ fn read_binary_whole<D: Decoder, R: Read>(
     let limit = largest.saturating_add(TRAILING_PROBE as u128) - PREFIX as u128;
     let mut bytes = prefix.to_vec();
     // Grown as the bytes arrive, never by what the prefix announces.
-    let reader = (&mut source.reader).take(limit.min(u64::MAX as u128) as u64);
-    let mut reader = reader;
+    let mut reader = (&mut source.reader).take(limit.min(u64::MAX as u128) as u64);
     if let Err(e) = reader.read_to_end(&mut bytes) {
         return Err(unreadable(input, &e));
     }
