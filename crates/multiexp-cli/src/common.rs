@@ -165,7 +165,8 @@ pub fn parse_split(s: &str) -> Result<multiexp::SplitPolicy, String> {
 
 /// A multiexp configuration to benchmark, spelled as `:`-separated settings: a split policy
 /// (`auto`, `never`, `partsK`), a window (`c12`), a processor (`xyzz`, `batch`, `ifma`) and a
-/// batch size (`b512`), e.g. `parts2`, `c13:batch`, `never:c16:xyzz` or `c14:ifma:b768`.
+/// batch size (`b512`), e.g. `parts2`, `c13:batch`, `never:c16:xyzz` or `c14:ifma:b768`;
+/// `whole` runs one MSM over all the scalars (no scalar classes), e.g. `whole` against `auto`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Variant {
     /// The spelling it was parsed from.
@@ -178,6 +179,8 @@ pub struct Variant {
     pub processor: Option<multiexp::Processor>,
     /// Forced batch size.
     pub batch: Option<usize>,
+    /// Scalar classes allowed, or one MSM over all the scalars (`whole`).
+    pub classes: multiexp::ClassPolicy,
 }
 
 impl Variant {
@@ -189,6 +192,7 @@ impl Variant {
             window: self.window,
             processor: self.processor,
             batch: self.batch,
+            classes: self.classes,
             ..multiexp::Config::default()
         }
     }
@@ -202,9 +206,11 @@ pub fn parse_variant(s: &str) -> Result<Variant, String> {
         window: None,
         processor: None,
         batch: None,
+        classes: multiexp::ClassPolicy::Auto,
     };
     for token in s.split(':') {
         match token {
+            "whole" => v.classes = multiexp::ClassPolicy::Off,
             "xyzz" => v.processor = Some(multiexp::Processor::Xyzz),
             "batch" => v.processor = Some(multiexp::Processor::BatchAffine),
             "ifma" => v.processor = Some(multiexp::Processor::BatchAffineIfma),

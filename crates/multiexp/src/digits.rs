@@ -12,7 +12,9 @@
 //! Storage is chunk-major `i16` (all n digits of chunk 0, then chunk 1, ...): 2·n·K bytes,
 //! read sequentially by each chunk task.
 
-use ark_ff::PrimeField;
+use ark_ff::{BigInteger, PrimeField};
+
+use crate::plan::classes::ScalarStats;
 
 /// Largest window the digit storage supports (digits must fit an `i16`).
 pub const MAX_WINDOW: u32 = 16;
@@ -32,15 +34,33 @@ impl Windowing {
     /// The windowing of scalars modulo `modulus` (little-endian limbs) with window `c`
     /// (1 ≤ c ≤ [`MAX_WINDOW`]).
     pub fn new(modulus: &[u64], c: u32) -> Self {
-        debug_assert!((1..=MAX_WINDOW).contains(&c));
-        let limit = (1u64 << (c - 1)).min(i16::MAX as u64);
         // r is an odd prime, so r - 1 only clears bit 0.
         let mut r_minus_1 = modulus.to_vec();
         r_minus_1[0] -= 1;
+        Self::up_to(&r_minus_1, c)
+    }
+
+    /// The windowing of scalars below 2^`bits` (a scalar class: every scalar of it, after
+    /// its signed normalisation, has at most `bits` bits) with window `c`.
+    pub fn for_bits(bits: u32, c: u32) -> Self {
+        let mut max = vec![u64::MAX; (bits as usize).div_ceil(64).max(1)];
+        if !bits.is_multiple_of(64) {
+            *max.last_mut().expect("one limb at least") = (1u64 << (bits % 64)) - 1;
+        }
+        if bits == 0 {
+            max[0] = 0;
+        }
+        Self::up_to(&max, c)
+    }
+
+    /// The windowing of scalars at most `max` (little-endian limbs) with window `c`.
+    fn up_to(max: &[u64], c: u32) -> Self {
+        debug_assert!((1..=MAX_WINDOW).contains(&c));
+        let limit = (1u64 << (c - 1)).min(i16::MAX as u64);
         let mut chunks = 1usize;
         loop {
             let shift = c as usize * (chunks - 1);
-            if let Some(top) = shr_small(&r_minus_1, shift) {
+            if let Some(top) = shr_small(max, shift) {
                 if top < limit {
                     return Windowing {
                         window: c,
@@ -130,14 +150,69 @@ pub(crate) fn decompose_into<F: PrimeField>(
     windowing: Windowing,
     out: &mut [&mut [i16]],
 ) {
+    decompose_by(scalars, |s| s.into_bigint(), windowing, out)
+}
+
+/// [`decompose_into`] of −s for every s (a size class whose scalars are all r − small).
+pub(crate) fn decompose_negated_into<F: PrimeField>(
+    scalars: &[F],
+    windowing: Windowing,
+    out: &mut [&mut [i16]],
+) {
+    decompose_by(scalars, |s| (-*s).into_bigint(), windowing, out)
+}
+
+/// [`decompose_into`] that also counts the scalars' classes (the one-MSM path: uniform
+/// scalars are classified in the digit pass, at the price of a subtraction each).
+pub(crate) fn decompose_counting_into<F: PrimeField>(
+    scalars: &[F],
+    windowing: Windowing,
+    out: &mut [&mut [i16]],
+) -> ScalarStats {
+    let mut stats = ScalarStats::default();
+    decompose_by(
+        scalars,
+        |s| {
+            let big = s.into_bigint();
+            stats.count(crate::classes::classify_big::<F>(&big));
+            big
+        },
+        windowing,
+        out,
+    );
+    stats
+}
+
+/// [`decompose_into`] for scalars already out of the Montgomery form (each below the bound
+/// `windowing` was made for).
+pub(crate) fn decompose_bigints_into<B: BigInteger>(
+    scalars: &[B],
+    windowing: Windowing,
+    out: &mut [&mut [i16]],
+) {
+    decompose_by(scalars, |b| *b, windowing, out)
+}
+
+/// The digit loop over scalars whose limbs `limbs_of` gives. `out` starts zeroed, so a zero
+/// scalar writes nothing.
+#[inline(always)]
+fn decompose_by<S, B: AsRef<[u64]>>(
+    scalars: &[S],
+    mut limbs_of: impl FnMut(&S) -> B,
+    windowing: Windowing,
+    out: &mut [&mut [i16]],
+) {
     let c = windowing.window;
     let k = windowing.chunks;
     let half = 1i32 << (c - 1);
     let full = 1i32 << c;
     let mask = (1u64 << c) - 1;
     for (i, s) in scalars.iter().enumerate() {
-        let big = s.into_bigint();
+        let big = limbs_of(s);
         let limbs = big.as_ref();
+        if limbs.iter().all(|&l| l == 0) {
+            continue;
+        }
         let mut carry = 0i32;
         for (j, dst) in out.iter_mut().enumerate().take(k) {
             let mut d = window_bits(limbs, j * c as usize, mask) as i32 + carry;
@@ -185,7 +260,6 @@ pub(crate) fn recompose<F: PrimeField>(digits: &[i16], c: u32) -> F {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ark_ff::BigInteger;
 
     fn digits_of<F: PrimeField>(s: F, w: Windowing) -> Vec<i16> {
         let mut store = vec![vec![0i16; 1]; w.chunks];

@@ -18,12 +18,16 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
-use ark_ff::{PrimeField, Zero};
+use ark_ff::{BigInteger, PrimeField, Zero};
 use rayon::ThreadPool;
 
 use crate::bucket::{convert_records, BucketSet, RecordSlice, Records};
-use crate::digits::{decompose_into, Digits, Windowing};
+use crate::digits::{
+    decompose_bigints_into, decompose_counting_into, decompose_into, decompose_negated_into,
+    Digits, Windowing,
+};
 use crate::ifma::Engine;
+use crate::plan::classes::ScalarStats;
 use crate::plan::{Plan, SplitKind};
 use crate::reduce::horner;
 use crate::Error;
@@ -164,13 +168,66 @@ pub(crate) fn digits<F: PrimeField>(
     windowing: Windowing,
     workers: usize,
 ) -> Result<Digits, Error> {
+    digits_signed(scalars, false, windowing, workers)
+}
+
+/// [`digits`] of the scalars, or with `negate` of their negatives.
+pub(crate) fn digits_signed<F: PrimeField>(
+    scalars: &[F],
+    negate: bool,
+    windowing: Windowing,
+    workers: usize,
+) -> Result<Digits, Error> {
     let n = scalars.len();
     let workers = workers.clamp(1, n.max(1));
     let mut digits = Digits::zeroed(windowing, n);
     let bounds = even_bounds(n, workers);
     let writers = digits.writers(&bounds);
     on_workers(writers, |w, mut out| {
-        decompose_into(&scalars[bounds[w]..bounds[w + 1]], windowing, &mut out)
+        let mine = &scalars[bounds[w]..bounds[w + 1]];
+        if negate {
+            decompose_negated_into(mine, windowing, &mut out)
+        } else {
+            decompose_into(mine, windowing, &mut out)
+        }
+    })?;
+    Ok(digits)
+}
+
+/// [`digits`], counting the scalars' classes on the way.
+pub(crate) fn digits_counting<F: PrimeField>(
+    scalars: &[F],
+    windowing: Windowing,
+    workers: usize,
+) -> Result<(Digits, ScalarStats), Error> {
+    let n = scalars.len();
+    let workers = workers.clamp(1, n.max(1));
+    let mut digits = Digits::zeroed(windowing, n);
+    let bounds = even_bounds(n, workers);
+    let writers = digits.writers(&bounds);
+    let per = on_workers(writers, |w, mut out| {
+        decompose_counting_into(&scalars[bounds[w]..bounds[w + 1]], windowing, &mut out)
+    })?;
+    let mut stats = ScalarStats::default();
+    for s in &per {
+        stats.add(s);
+    }
+    Ok((digits, stats))
+}
+
+/// [`digits`] of scalars already out of the Montgomery form (the scalar-class pass's).
+pub(crate) fn digits_of_bigints<B: BigInteger>(
+    scalars: &[B],
+    windowing: Windowing,
+    workers: usize,
+) -> Result<Digits, Error> {
+    let n = scalars.len();
+    let workers = workers.clamp(1, n.max(1));
+    let mut digits = Digits::zeroed(windowing, n);
+    let bounds = even_bounds(n, workers);
+    let writers = digits.writers(&bounds);
+    on_workers(writers, |w, mut out| {
+        decompose_bigints_into(&scalars[bounds[w]..bounds[w + 1]], windowing, &mut out)
     })?;
     Ok(digits)
 }

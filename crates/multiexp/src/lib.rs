@@ -16,6 +16,7 @@ compile_error!("multiexp's own tests cover every curve family: run them with the
 mod asm;
 mod bucket;
 pub mod calibrate;
+mod classes;
 pub mod curves;
 mod digits;
 mod error;
@@ -41,6 +42,7 @@ pub use bucket::Processor;
 pub use error::Error;
 pub use exec::{TaskRecord, Trace};
 pub use ifma::Ifma;
+pub use plan::classes::{ClassGroup, ClassPlan, ScalarStats};
 pub use plan::layout::{ChunkTask, Memory, Plan, PlanReport, SplitKind};
 pub use plan::planner::SplitPolicy;
 pub use profile::{Profile, ProfileChoice};
@@ -76,6 +78,22 @@ pub struct Config {
     /// AVX-512 IFMA). The planner picks it by itself only where it runs natively; a forced
     /// [`Processor::BatchAffineIfma`] with [`Ifma::Emulated`] runs on the emulation (tests).
     pub ifma: Ifma,
+    /// Whether the MSM may run by scalar classes (zero dropped, ±1 summed, small scalars in
+    /// MSMs of their size) where the cost model prices that lower (default: it may).
+    pub classes: ClassPolicy,
+}
+
+/// Whether an MSM may run by scalar classes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ClassPolicy {
+    /// Classify the scalars; run by classes where the model prices that lower by the margin.
+    #[default]
+    Auto,
+    /// One MSM over all the scalars, whatever their sizes (the plan of [`plan_for`]).
+    Off,
+    /// By classes wherever any scalar is not full-size, whatever the model says (tests and
+    /// experiments: the class path on inputs too small for it to pay).
+    Always,
 }
 
 impl Config {
@@ -227,14 +245,88 @@ pub fn msm<P: SWCurveConfig>(
 }
 
 /// Σ scalars\[i\]·points\[i\] under `config` (threads, forced window, split policy, profile).
+///
+/// The scalars are classified first (one pass, which also leaves their Montgomery form for
+/// the digits): where zero, ±1 or small scalars make classes cheaper ([`plan_for_scalars`]
+/// explains the choice), zero scalars are dropped, ±1 summed and each size class runs as an
+/// MSM of its own; otherwise one MSM runs over all of them, as [`plan_for`] plans it.
 pub fn msm_with<P: SWCurveConfig>(
     points: &[Affine<P>],
     scalars: &[P::ScalarField],
     config: &Config,
 ) -> Result<Projective<P>, Error> {
     check_lengths(points, scalars)?;
-    let plan = planner_for::<P>(config)?.plan(points.len(), config.workers()?);
+    let planner = planner_for::<P>(config)?;
+    let workers = config.workers()?;
+    if config.classes == ClassPolicy::Off || points.is_empty() {
+        let plan = planner.plan(points.len(), workers);
+        return execute_plan(points, scalars, &plan, false).map(|(r, _)| r);
+    }
+    let n = points.len();
+    if config.classes == ClassPolicy::Auto && classes::sample_is_full(scalars) {
+        // Uniform-looking scalars: the one-MSM digit pass counts the classes on the way, so
+        // they cost no pass of their own; only where the count says classes pay does the
+        // classification pass run after it.
+        let plan = planner.plan(n, workers);
+        check_memory("this MSM (digits, records, buckets)", plan.memory().total())?;
+        asm::notice_once();
+        let (digits, stats) = exec::digits_counting(scalars, plan.windowing(), plan.workers())?;
+        let uniform = stats.counts[crate::plan::classes::FULL] == n;
+        if uniform || !planner.plan_classes(&stats, workers).uses_classes() {
+            return exec::execute(&plan, points, &digits, false).map(|(r, _)| r);
+        }
+    }
+    let pass = classes::classified_bytes(n);
+    check_memory("classifying the scalars", pass)?;
+    asm::notice_once();
+    let classified = classes::classify(scalars, workers)?;
+    let always = config.classes == ClassPolicy::Always;
+    let class_plan = planner.plan_classes_with(classified.stats(), workers, always);
+    if class_plan.uses_classes() {
+        let most = class_plan
+            .groups()
+            .iter()
+            .map(|g| {
+                let own = if g.gathered { input_bytes::<P>(g.n) } else { 0 };
+                g.plan.memory().total().saturating_add(own)
+            })
+            .max()
+            .unwrap_or(0);
+        check_memory("this MSM by scalar classes", pass.saturating_add(most))?;
+        return classes::execute_classes(points, scalars, &classified, &class_plan);
+    }
+    let plan = match class_plan.whole() {
+        Some(plan) => plan.clone(),
+        None => planner.plan(n, workers),
+    };
+    drop(classified);
     execute_plan(points, scalars, &plan, false).map(|(r, _)| r)
+}
+
+/// Plans an MSM over these scalars on curve `P` under `config`: their classes (zero, ±1,
+/// ≤ 8 … 128 bits, full after normalising s or r − s to the shorter), and whether it runs as
+/// one MSM or by classes, with the plans and the reason. [`msm_with`] decides the same way.
+pub fn plan_for_scalars<P: SWCurveConfig>(
+    scalars: &[P::ScalarField],
+    config: &Config,
+) -> Result<ClassPlan, Error> {
+    config.workers()?;
+    plan_for_stats::<P>(&ScalarStats::of(scalars), config)
+}
+
+/// [`plan_for_scalars`] from the scalars' statistics alone ([`ScalarStats::uniform`] for
+/// uniform scalars).
+pub fn plan_for_stats<P: SWCurveConfig>(
+    stats: &ScalarStats,
+    config: &Config,
+) -> Result<ClassPlan, Error> {
+    let workers = config.workers()?;
+    let planner = planner_for::<P>(config)?;
+    Ok(match config.classes {
+        ClassPolicy::Auto => planner.plan_classes(stats, workers),
+        ClassPolicy::Always => planner.plan_classes_with(stats, workers, true),
+        ClassPolicy::Off => planner.plan_classes(&ScalarStats::uniform(stats.n()), workers),
+    })
 }
 
 /// The unchecked twin of [`msm`], as arkworks' `msm_unchecked`: uses the first

@@ -23,11 +23,11 @@ pub use crate::plan::planner::{
     Candidate, CandidatePrice, Decision, PlanOptions, Planner, DEFAULT_MARGIN, MAX_PARTS,
     MIN_BATCH_WINDOW, MIN_WINDOW,
 };
-pub use crate::plan::{cost, legacy, makespan, probe, sweep};
+pub use crate::plan::{classes, cost, legacy, makespan, probe, sweep};
 
 /// Deterministic random inputs, made fast, for tests, benchmarks and the CLI.
 pub mod sample {
-    pub use crate::sample::{points, scalars};
+    pub use crate::sample::{points, scalars, scalars_of, Distribution};
 }
 
 /// Whether the IFMA batch-affine processor runs natively for curve `P` on this CPU and

@@ -18,6 +18,7 @@ use std::sync::Arc;
 use ark_ec::short_weierstrass::{Projective, SWCurveConfig};
 use clap::Parser;
 use multiexp::curves::{CurveSpec, CurveVisitor};
+use multiexp::unstable::sample::Distribution;
 use multiexp::{Config, Profile, SplitPolicy};
 use serde_json::json;
 
@@ -48,6 +49,11 @@ pub struct Args {
     /// Seed of the random inputs.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// How the scalars are drawn (every contender gets the same ones): uniform, zero, one,
+    /// minus-one, bool, u8, u16, u32, u64, neg-small (−k, k < 2^32) or witness (50% {0, 1},
+    /// 30% < 2^32, 20% uniform).
+    #[arg(long, value_parser = Distribution::parse, default_value = "uniform")]
+    pub scalars: Distribution,
     /// Compare multiexp variants instead: split auto, never, partsK; window cN; processor
     /// xyzz or batch; combined with ':' (e.g. `auto,never,parts2` or `c12:xyzz,c12:batch`).
     #[arg(long, value_delimiter = ',', value_parser = parse_variant)]
@@ -120,7 +126,11 @@ impl CurveVisitor for BenchRun {
         let mut plot: Vec<Series> = Vec::new();
         for &n in &args.n {
             let points = multiexp::unstable::sample::points::<P>(n, args.seed);
-            let scalars = multiexp::unstable::sample::scalars::<P::ScalarField>(n, args.seed);
+            let scalars = multiexp::unstable::sample::scalars_of::<P::ScalarField>(
+                n,
+                args.seed,
+                args.scalars,
+            );
             let config = |split| Config {
                 threads: Some(threads),
                 split,
@@ -157,15 +167,16 @@ impl CurveVisitor for BenchRun {
                                 profile: multiexp::ProfileChoice::Given(profile.clone()),
                                 ..v.config(threads)
                             };
-                            multiexp::plan_for::<P>(n, &cfg)
-                                .map(|r| r.chosen().describe())
+                            multiexp::plan_for_scalars::<P>(&scalars, &cfg)
+                                .map(|r| r.describe())
                                 .unwrap_or_default()
                         })
                         .collect();
                     if args.format == Format::Table {
                         println!(
-                            "{} n={} threads={} reps={} (interleaved; ratio = median / best median)",
-                            spec.name, n, threads, reps
+                            "{} n={} threads={} reps={} scalars={} (interleaved; ratio = median / \
+                             best median)",
+                            spec.name, n, threads, reps, args.scalars
                         );
                         println!(
                             "{:<14} {:>11} {:>11} {:>8}  plan",
@@ -177,6 +188,7 @@ impl CurveVisitor for BenchRun {
                         match args.format {
                             Format::Json => json_rows.push(json!({
                                 "variant": t.name, "n": n, "threads": threads, "reps": reps,
+                                "scalars": args.scalars.name(),
                                 "min_ms": s.min, "median_ms": s.median, "ratio_to_best": ratio,
                                 "plan": plan, "agree": agree,
                             })),
@@ -208,9 +220,10 @@ impl CurveVisitor for BenchRun {
                     let ours = stats[0].median;
                     if args.format == Format::Table {
                         println!(
-                            "{} n={} threads={} reps={} (interleaved; 'vs multiexp' = the \
-                             library's median time / multiexp's: above 1, multiexp is faster)",
-                            spec.name, n, threads, reps
+                            "{} n={} threads={} reps={} scalars={} (interleaved; 'vs multiexp' \
+                             = the library's median time / multiexp's: above 1, multiexp is \
+                             faster)",
+                            spec.name, n, threads, reps, args.scalars
                         );
                         println!(
                             "{:<12} {:>11} {:>11} {:>12}",
@@ -232,12 +245,22 @@ impl CurveVisitor for BenchRun {
                             }),
                         }
                         csv_rows.push(format!(
-                            "{},{},{},{},{},{:.4},{:.4},{:.4},{}",
-                            t.name, spec.name, n, threads, reps, s.min, s.median, ratio, agree
+                            "{},{},{},{},{},{},{:.4},{:.4},{:.4},{}",
+                            t.name,
+                            spec.name,
+                            args.scalars,
+                            n,
+                            threads,
+                            reps,
+                            s.min,
+                            s.median,
+                            ratio,
+                            agree
                         ));
                         match args.format {
                             Format::Json => json_rows.push(json!({
                                 "library": t.name, "name": t.name, "curve": spec.name, "n": n,
+                                "scalars": args.scalars.name(),
                                 "threads": threads, "reps": reps, "min_ms": s.min,
                                 "median_ms": s.median, "ratio": ratio, "agree": agree,
                             })),
@@ -261,7 +284,7 @@ impl CurveVisitor for BenchRun {
         }
         if let Some(path) = &args.csv {
             let mut text =
-                String::from("library,curve,n,threads,reps,min_ms,median_ms,ratio,agree\n");
+                String::from("library,curve,scalars,n,threads,reps,min_ms,median_ms,ratio,agree\n");
             for row in &csv_rows {
                 text.push_str(row);
                 text.push('\n');
@@ -354,6 +377,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             threads,
             reps: args.reps,
             seed: args.seed,
+            scalars: args.scalars,
             span: args.window_span,
             csv: args.csv.clone().unwrap_or_else(|| default_file("csv")),
             svg: args.svg.clone().unwrap_or_else(|| default_file("svg")),

@@ -13,6 +13,7 @@ pub fn run() -> anyhow::Result<()> {
         threads: None,
         reps: None,
         seed: 1,
+        scalars: Default::default(),
         compare: None,
         vs: vec!["arkworks".into()],
         csv: None,

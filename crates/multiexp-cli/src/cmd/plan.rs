@@ -3,6 +3,7 @@
 use ark_ec::short_weierstrass::SWCurveConfig;
 use clap::Parser;
 use multiexp::curves::{CurveSpec, CurveVisitor};
+use multiexp::unstable::sample::Distribution;
 use multiexp::unstable::{PlanOptions, Planner};
 use multiexp::{Plan, SplitKind, SplitPolicy};
 use serde_json::{json, Value};
@@ -30,6 +31,13 @@ pub struct Args {
     /// Split policy: auto, never or partsK.
     #[arg(long, value_parser = parse_split, default_value = "auto")]
     pub split: SplitPolicy,
+    /// Plan for scalars drawn this way (as `bench --scalars`): their classes, and whether the
+    /// MSM runs by classes or as one (default: the plan of uniform scalars alone).
+    #[arg(long, value_parser = Distribution::parse)]
+    pub scalars: Option<Distribution>,
+    /// Seed of the --scalars sample.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
     /// Margin a split must win by, in percent.
     #[arg(long, default_value_t = 3.0)]
     pub margin: f64,
@@ -106,6 +114,12 @@ impl CurveVisitor for PlanRun {
         let planner = Planner::new(spec, profile.weights(spec), options)?;
         let report = planner.report(args.n, cores);
         let chosen = report.chosen();
+        let by_classes = args.scalars.map(|dist| {
+            let scalars =
+                multiexp::unstable::sample::scalars_of::<P::ScalarField>(args.n, args.seed, dist);
+            let stats = multiexp::ScalarStats::of(&scalars);
+            (dist, planner.plan_classes(&stats, cores))
+        });
         match args.format {
             Format::Json => {
                 let out = json!({
@@ -117,6 +131,20 @@ impl CurveVisitor for PlanRun {
                     "chosen": plan_json(chosen),
                     "candidates": report.candidates().iter().map(plan_json).collect::<Vec<_>>(),
                     "reason": report.reason(),
+                    "scalars": by_classes.as_ref().map(|(dist, cp)| json!({
+                        "distribution": dist.name(),
+                        "classes": cp.stats().counts,
+                        "by_classes": cp.uses_classes(),
+                        "makespan": cp.makespan() / 1e6,
+                        "one_msm_makespan": cp.whole_makespan().map(|t| t / 1e6),
+                        "groups": cp.groups().iter().map(|g| json!({
+                            "n": g.n, "bits": g.bits, "gathered": g.gathered,
+                            "plan": plan_json(&g.plan),
+                        })).collect::<Vec<_>>(),
+                        "ones": cp.ones(),
+                        "describe": cp.describe(),
+                        "reason": cp.reason(),
+                    })),
                 });
                 println!("{}", serde_json::to_string_pretty(&out)?);
             }
@@ -166,6 +194,17 @@ impl CurveVisitor for PlanRun {
                 }
                 println!("chosen: {}", chosen.describe());
                 println!("why:    {}", report.reason());
+                if let Some((dist, cp)) = &by_classes {
+                    let one = cp
+                        .whole_makespan()
+                        .map_or("not planned".to_string(), |t| format!("{:.3} ms", t / 1e6));
+                    println!(
+                        "scalars {dist}: {}; modeled {:.3} ms (one MSM {one})",
+                        cp.describe(),
+                        cp.makespan() / 1e6,
+                    );
+                    println!("why:    {}", cp.reason());
+                }
                 println!();
                 for line in LEGEND {
                     println!("{line}");

@@ -23,6 +23,7 @@ use std::sync::Arc;
 
 use ark_ec::short_weierstrass::SWCurveConfig;
 use multiexp::curves::{CurveSpec, CurveVisitor};
+use multiexp::unstable::sample::Distribution;
 use multiexp::{Config, Plan, Processor, Profile, SplitKind, SplitPolicy};
 use serde_json::json;
 
@@ -44,6 +45,8 @@ pub struct VerifyArgs {
     pub reps: Option<usize>,
     /// Seed of the inputs.
     pub seed: u64,
+    /// How the scalars are drawn.
+    pub scalars: Distribution,
     /// Windows timed around the chosen one.
     pub span: u32,
     /// CSV output.
@@ -256,7 +259,11 @@ impl CurveVisitor for VerifyRun {
         anyhow::ensure!(!ns.is_empty(), "no power of two in {:?}", args.range);
         let n_max = *ns.last().unwrap_or(&1);
         let points = multiexp::unstable::sample::points::<P>(n_max, args.seed);
-        let scalars = multiexp::unstable::sample::scalars::<P::ScalarField>(n_max, args.seed);
+        let scalars = multiexp::unstable::sample::scalars_of::<P::ScalarField>(
+            n_max,
+            args.seed,
+            args.scalars,
+        );
         let base = Config {
             threads: Some(args.threads),
             profile: multiexp::ProfileChoice::Given(args.profile.clone()),
@@ -264,9 +271,9 @@ impl CurveVisitor for VerifyRun {
         };
         if args.format == Format::Table {
             println!(
-                "{} --verify-plan threads={} profile={} (interleaved, {:?} of each variant; \
-                 slowdown = chosen / best)",
-                spec.name, args.threads, args.profile_source, args.stat
+                "{} --verify-plan threads={} scalars={} profile={} (interleaved, {:?} of each \
+                 variant; slowdown = chosen / best)",
+                spec.name, args.threads, args.scalars, args.profile_source, args.stat
             );
             println!(
                 "{:>8} {:<22} {:<22} {:>8} {:>10} {:>10} {:>6} {:>4} {:>4}",
@@ -290,37 +297,56 @@ impl CurveVisitor for VerifyRun {
                 plans.len()
             );
             let (pts, scs) = (&points[..n], &scalars[..n]);
-            let contenders = plans
-                .iter()
-                .zip(&names)
-                .map(|(plan, name)| Contender {
-                    name: name.clone(),
+            // Where the planner runs these scalars by classes, that run is its choice and the
+            // one-MSM plans are the alternatives.
+            let by_classes = multiexp::plan_for_scalars::<P>(scs, &base)?;
+            let by_classes = by_classes.uses_classes().then_some(by_classes);
+            let mut contenders: Vec<Contender<'_, Result<_, String>>> = Vec::new();
+            if by_classes.is_some() {
+                let base = &base;
+                contenders.push(Contender {
+                    name: "classes".to_string(),
                     run: Box::new(move || {
-                        multiexp::execute_plan(pts, scs, plan, false)
-                            .map(|r| r.0)
-                            .map_err(|e| e.to_string())
+                        multiexp::msm_with(pts, scs, base).map_err(|e| e.to_string())
                     }),
-                })
-                .collect();
+                });
+            }
+            contenders.extend(plans.iter().zip(&names).map(|(plan, name)| Contender {
+                name: name.clone(),
+                run: Box::new(move || {
+                    multiexp::execute_plan(pts, scs, plan, false)
+                        .map(|r| r.0)
+                        .map_err(|e| e.to_string())
+                }),
+            }));
             let timed = interleave(reps, contenders);
             let first = timed[0].result.clone().map_err(anyhow::Error::msg)?;
             for t in &timed {
                 let r = t.result.clone().map_err(anyhow::Error::msg)?;
                 anyhow::ensure!(r == first, "{} n={n}: {} disagrees", spec.name, t.name);
             }
-            let rows = plans
-                .iter()
-                .zip(&timed)
-                .enumerate()
-                .map(|(i, (plan, t))| Row {
+            let mut rows: Vec<Row> = Vec::new();
+            let mut timed = timed.iter();
+            if let Some((cp, t)) = by_classes.as_ref().and_then(|cp| Some((cp, timed.next()?))) {
+                rows.push(Row {
+                    label: t.name.clone(),
+                    window: 0,
+                    split: "classes".to_string(),
+                    chosen: true,
+                    predicted_ms: cp.makespan() / 1e6,
+                    stats: Stats::of(&t.samples),
+                });
+            }
+            for (i, (plan, t)) in plans.iter().zip(timed).enumerate() {
+                rows.push(Row {
                     label: t.name.clone(),
                     window: plan.window(),
                     split: plan.split().name(),
-                    chosen: i == 0,
+                    chosen: i == 0 && by_classes.is_none(),
                     predicted_ms: plan.makespan() / 1e6,
                     stats: Stats::of(&t.samples),
-                })
-                .collect();
+                });
+            }
             let result = SizeResult {
                 n,
                 reps,

@@ -2,6 +2,7 @@
 //! the window, the processor and the split; gnark's models and the sweep that compares them.
 //! The crate root re-exports the plan types, [`crate::unstable`] the engine.
 
+pub mod classes;
 pub mod cost;
 pub(crate) mod layout;
 pub mod legacy;

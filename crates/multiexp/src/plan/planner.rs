@@ -107,6 +107,8 @@ pub struct Planner {
     curve_type: TypeId,
     sizes: ElementSizes,
     modulus: Vec<u64>,
+    /// `Some(b)`: a planner for a scalar class of at most b bits (see [`Planner::for_bits`]).
+    class_bits: Option<u32>,
     model: CostModel,
     windowings: Vec<Windowing>,
     options: PlanOptions,
@@ -153,10 +155,41 @@ impl Planner {
                 },
             },
             modulus: spec.modulus().to_vec(),
+            class_bits: None,
             model: CostModel::new(weights),
             windowings,
             options,
         })
+    }
+
+    /// The same planner for a class of scalars of at most `bits` bits (after their signed
+    /// normalisation): the windowings, so the chunk counts, top buckets and prices, follow
+    /// from that bound instead of r.
+    pub fn for_bits(&self, bits: u32) -> Planner {
+        let mut class = self.clone();
+        class.class_bits = Some(bits);
+        class.windowings = self
+            .windowings
+            .iter()
+            .map(|w| Windowing::for_bits(bits, w.window))
+            .collect();
+        class
+    }
+
+    /// The bit bound of the scalars it plans for: a class's, or r's bit length.
+    pub fn scalar_bits(&self) -> u32 {
+        self.class_bits.unwrap_or_else(|| {
+            let top = self.modulus.iter().rposition(|&l| l != 0).unwrap_or(0);
+            64 * top as u32 + (64 - self.modulus[top].leading_zeros())
+        })
+    }
+
+    /// The windowing of window `c` for the scalars it plans for.
+    fn windowing(&self, c: u32) -> Windowing {
+        match self.class_bits {
+            Some(bits) => Windowing::for_bits(bits, c),
+            None => Windowing::new(&self.modulus, c),
+        }
     }
 
     /// The cost model in use.
@@ -315,7 +348,7 @@ impl Planner {
                 max: MAX_WINDOW,
             });
         }
-        let w = Windowing::new(&self.modulus, c);
+        let w = self.windowing(c);
         if parts.len() != w.chunks || parts.contains(&0) {
             return Err(Error::InvalidParts {
                 chunks: w.chunks,

@@ -1,0 +1,421 @@
+//! Scalar classes: the planner's view of the scalars' sizes.
+//!
+//! Provers' scalars are rarely uniform: witnesses hold 0, 1, small integers and small
+//! negatives r − k. Each scalar s is normalised to s or r − s, whichever has fewer bits (the
+//! point negated with it), and falls into one class: zero (dropped), one (±1: a plain sum of
+//! points, no windows), at most 8, 16, 32, 64 or 128 bits, or full. A size class is an MSM of
+//! its own whose windowing follows from its bound (fewer chunks, a smaller top chunk).
+//!
+//! The decision is priced by the same cost model as every plan: one MSM over all n scalars
+//! (the plan of uniform scalars, what runs when the classes do not pay), against zero
+//! dropped + the plain sum + the cheapest partition of the size classes into runs of
+//! neighbouring classes, each run one MSM at its largest bound on the pool, plus gathering its
+//! points and scalars. Classes are taken only when they win by the planner's margin, so
+//! uniform scalars (all full) keep their plan.
+
+use crate::bucket::Processor;
+use crate::plan::layout::Plan;
+use crate::plan::planner::Planner;
+
+/// Number of scalar classes.
+pub const CLASSES: usize = 8;
+/// The class of zero.
+pub const ZERO: usize = 0;
+/// The class of ±1.
+pub const ONE: usize = 1;
+/// The class of scalars that stay full-size both ways.
+pub const FULL: usize = CLASSES - 1;
+/// The bit bound of the size classes 2..=6 (8, 16, 32, 64, 128 bits).
+pub const SIZE_BITS: [u32; 5] = [8, 16, 32, 64, 128];
+
+/// The class of a scalar whose normalised form has `bits` bits (≥ 1).
+#[inline(always)]
+pub fn class_of_bits(bits: u32) -> usize {
+    match bits {
+        0 => ZERO,
+        1 => ONE,
+        2..=8 => 2,
+        9..=16 => 3,
+        17..=32 => 4,
+        33..=64 => 5,
+        65..=128 => 6,
+        _ => FULL,
+    }
+}
+
+/// The name of class `class`, for explanations.
+pub fn class_name(class: usize) -> String {
+    match class {
+        ZERO => "zero".into(),
+        ONE => "±1".into(),
+        FULL => "full".into(),
+        c => format!("≤{} bits", SIZE_BITS[c - 2]),
+    }
+}
+
+/// How many scalars fall into each class, and how many of those were negated (r − s).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ScalarStats {
+    /// Scalars per class: zero, ±1, ≤ 8, 16, 32, 64, 128 bits, full.
+    pub counts: [usize; CLASSES],
+    /// Of those, the scalars normalised to r − s (their points negated).
+    pub negated: [usize; CLASSES],
+}
+
+impl ScalarStats {
+    /// Statistics of n uniform (full-size) scalars: what a plan without scalars assumes.
+    pub fn uniform(n: usize) -> Self {
+        let mut s = ScalarStats::default();
+        s.counts[FULL] = n;
+        s
+    }
+
+    /// The classes of `scalars` (in parallel on the current rayon pool).
+    pub fn of<F: ark_ff::PrimeField>(scalars: &[F]) -> Self {
+        use rayon::prelude::*;
+        scalars
+            .par_chunks(4096)
+            .map(crate::classes::stats_of_scalars)
+            .reduce(ScalarStats::default, |mut a, b| {
+                a.add(&b);
+                a
+            })
+    }
+
+    /// The number of scalars.
+    pub fn n(&self) -> usize {
+        self.counts.iter().sum()
+    }
+
+    /// Counts one scalar of class code `code` (class, and 0x80 if negated).
+    #[inline(always)]
+    pub(crate) fn count(&mut self, code: u8) {
+        let c = (code & !crate::classes::NEGATED) as usize;
+        self.counts[c] += 1;
+        self.negated[c] += (code & crate::classes::NEGATED != 0) as usize;
+    }
+
+    /// Adds the counts of `other`.
+    pub fn add(&mut self, other: &ScalarStats) {
+        for c in 0..CLASSES {
+            self.counts[c] += other.counts[c];
+            self.negated[c] += other.negated[c];
+        }
+    }
+
+    /// The classes' shares, in words: `25.0% zero, 25.0% ±1, 50.0% full`.
+    pub fn describe(&self) -> String {
+        let n = self.n().max(1) as f64;
+        (0..CLASSES)
+            .filter(|&c| self.counts[c] > 0)
+            .map(|c| {
+                format!(
+                    "{:.1}% {}",
+                    100.0 * self.counts[c] as f64 / n,
+                    class_name(c)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// One MSM of the class plan: a run of neighbouring size classes at its largest bound.
+#[derive(Clone, Debug)]
+pub struct ClassGroup {
+    /// The first and last class of the run (2..=[`FULL`]).
+    pub classes: (usize, usize),
+    /// The bit bound its scalars are planned for.
+    pub bits: u32,
+    /// Its scalars.
+    pub n: usize,
+    /// Whether its points and scalars are gathered (copied) first: not when it holds every
+    /// scalar of the MSM with one sign.
+    pub gathered: bool,
+    /// Its plan.
+    pub plan: Plan,
+}
+
+impl ClassGroup {
+    /// Whether class `class` runs in this group.
+    pub fn holds(&self, class: usize) -> bool {
+        (self.classes.0..=self.classes.1).contains(&class)
+    }
+}
+
+/// The planner's decision for given scalars: one MSM over all of them, or their classes.
+#[derive(Clone, Debug)]
+pub struct ClassPlan {
+    stats: ScalarStats,
+    /// The one-MSM plan; not made where no scalar needs windows (only zero and ±1).
+    whole: Option<Plan>,
+    whole_cost: Option<f64>,
+    classes: Option<Classes>,
+    reason: String,
+}
+
+/// The class side of a [`ClassPlan`]: the plain sum and the size-class MSMs.
+#[derive(Clone, Debug)]
+struct Classes {
+    ones: usize,
+    ones_workers: usize,
+    groups: Vec<ClassGroup>,
+    cost: f64,
+}
+
+impl ClassPlan {
+    /// The scalars' statistics it was made from.
+    pub fn stats(&self) -> &ScalarStats {
+        &self.stats
+    }
+
+    /// The plan of one MSM over all the scalars (what runs unless the classes do); `None`
+    /// where every scalar is zero or ±1, which the classes always win.
+    pub fn whole(&self) -> Option<&Plan> {
+        self.whole.as_ref()
+    }
+
+    /// Whether the MSM runs by classes.
+    pub fn uses_classes(&self) -> bool {
+        self.classes.is_some()
+    }
+
+    /// The size-class MSMs (empty when the MSM runs whole).
+    pub fn groups(&self) -> &[ClassGroup] {
+        self.classes.as_ref().map_or(&[], |c| &c.groups)
+    }
+
+    /// Scalars ±1 summed without windows (0 when the MSM runs whole).
+    pub fn ones(&self) -> usize {
+        self.classes.as_ref().map_or(0, |c| c.ones)
+    }
+
+    /// Workers of the plain sum.
+    pub fn ones_workers(&self) -> usize {
+        self.classes.as_ref().map_or(1, |c| c.ones_workers)
+    }
+
+    /// The modeled time of what runs, in ns.
+    pub fn makespan(&self) -> f64 {
+        match &self.classes {
+            Some(c) => c.cost,
+            None => self.whole_cost.unwrap_or(0.0),
+        }
+    }
+
+    /// The modeled time of one MSM over all the scalars, in ns (`None` where it was not
+    /// planned: see [`whole`](Self::whole)).
+    pub fn whole_makespan(&self) -> Option<f64> {
+        self.whole_cost
+    }
+
+    /// Why it runs whole or by classes, in words.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+
+    /// What runs, in one paragraph.
+    pub fn describe(&self) -> String {
+        match &self.classes {
+            None => format!(
+                "one MSM: {}",
+                self.whole.as_ref().map(Plan::describe).unwrap_or_default()
+            ),
+            Some(c) => {
+                let mut parts = vec![format!("{} zero scalars dropped", self.stats.counts[ZERO])];
+                if c.ones > 0 {
+                    parts.push(format!(
+                        "{} scalars ±1: a plain sum on {} workers",
+                        c.ones, c.ones_workers
+                    ));
+                }
+                for g in &c.groups {
+                    let span = if g.classes.0 == g.classes.1 {
+                        class_name(g.classes.0)
+                    } else {
+                        format!("{} … {}", class_name(g.classes.0), class_name(g.classes.1))
+                    };
+                    parts.push(format!(
+                        "{} scalars {span} ({} bits{}): {}",
+                        g.n,
+                        g.bits,
+                        if g.gathered { ", gathered" } else { "" },
+                        g.plan.describe()
+                    ));
+                }
+                parts.join("; ")
+            }
+        }
+    }
+}
+
+impl Planner {
+    /// The plan for n = `stats.n()` scalars of these classes on `workers` workers: one MSM
+    /// (the plan [`plan`](Self::plan) makes for n uniform scalars), or zero dropped, ±1 summed
+    /// and the size classes run as the cheapest partition into runs of neighbouring classes,
+    /// whichever the cost model prices lower by the planner's margin.
+    pub fn plan_classes(&self, stats: &ScalarStats, workers: usize) -> ClassPlan {
+        self.plan_classes_with(stats, workers, false)
+    }
+
+    /// [`plan_classes`](Self::plan_classes); with `always`, by classes whenever any scalar is
+    /// not full-size, whatever the prices (the cheapest partition all the same).
+    pub fn plan_classes_with(
+        &self,
+        stats: &ScalarStats,
+        workers: usize,
+        always: bool,
+    ) -> ClassPlan {
+        let n = stats.n();
+        let workers = workers.clamp(1, crate::MAX_THREADS);
+        let windowed = stats.counts[2..].iter().sum::<usize>();
+        // Zero and ±1 alone: a plain sum, always below any MSM over them.
+        let whole = (windowed > 0).then(|| self.plan(n, workers));
+        let whole_cost = whole.as_ref().map(Plan::makespan);
+        let run_whole = |reason: String| ClassPlan {
+            stats: *stats,
+            whole: whole.clone(),
+            whole_cost,
+            classes: None,
+            reason,
+        };
+        if stats.counts[FULL] == n {
+            return run_whole("one MSM: every scalar is full-size".into());
+        }
+        let ones = stats.counts[ONE];
+        let ones_workers = workers.min(ones.div_ceil(PLAIN_SUM_MIN)).max(1);
+        let ones_cost = if ones > 0 {
+            self.plain_sum_cost(ones, ones_workers)
+        } else {
+            0.0
+        };
+        // The non-empty size classes, and the price of each run of neighbours among them.
+        let sizes: Vec<usize> = (2..=FULL).filter(|&c| stats.counts[c] > 0).collect();
+        let full_bits = self.scalar_bits();
+        let bits_of = |c: usize| {
+            if c == FULL {
+                full_bits
+            } else {
+                SIZE_BITS[c - 2]
+            }
+        };
+        let m = sizes.len();
+        let mut runs = vec![vec![None; m]; m];
+        let mut run = |a: usize, b: usize| -> (f64, usize, bool) {
+            let count: usize = sizes[a..=b].iter().map(|&c| stats.counts[c]).sum();
+            let negated: usize = sizes[a..=b].iter().map(|&c| stats.negated[c]).sum();
+            let gathered = !(count == n && (negated == 0 || negated == n));
+            let cost = *runs[a][b].get_or_insert_with(|| {
+                let planner = self.class_planner(bits_of(sizes[b]));
+                let msm = planner.decide(count, workers).chosen.makespan;
+                msm + if gathered {
+                    self.gather_cost(count, workers)
+                } else {
+                    0.0
+                }
+            });
+            (cost, count, gathered)
+        };
+        // Every partition of the m classes into runs: bit i of `cuts` ends a run after i.
+        let mut best: Option<(f64, u32)> = None;
+        for cuts in 0..1u32 << m.saturating_sub(1) {
+            let mut cost = ones_cost;
+            let mut start = 0;
+            for i in 0..m {
+                if i + 1 == m || cuts >> i & 1 == 1 {
+                    cost += run(start, i).0;
+                    start = i + 1;
+                }
+            }
+            if best.is_none_or(|(b, _)| cost < b) {
+                best = Some((cost, cuts));
+            }
+        }
+        let (classes_cost, cuts) = best.unwrap_or((ones_cost, 0));
+        let margin = self.options().margin;
+        if let Some(whole_cost) = whole_cost {
+            if !always && classes_cost >= whole_cost * (1.0 - margin) {
+                return run_whole(format!(
+                    "one MSM: scalars {}; by classes {:.0} µs modeled vs one MSM {:.0} µs, \
+                     not below it by the margin {:.1}%",
+                    stats.describe(),
+                    classes_cost / 1e3,
+                    whole_cost / 1e3,
+                    100.0 * margin
+                ));
+            }
+        }
+        let mut groups = Vec::new();
+        let mut start = 0;
+        for i in 0..m {
+            if i + 1 == m || cuts >> i & 1 == 1 {
+                let (_, count, gathered) = run(start, i);
+                let bits = bits_of(sizes[i]);
+                groups.push(ClassGroup {
+                    classes: (sizes[start], sizes[i]),
+                    bits,
+                    n: count,
+                    gathered,
+                    plan: self.class_planner(bits).plan(count, workers),
+                });
+                start = i + 1;
+            }
+        }
+        let reason = match whole_cost {
+            Some(whole_cost) => format!(
+                "by classes: scalars {}; modeled {:.0} µs vs one MSM {:.0} µs ({:.1}% less)",
+                stats.describe(),
+                classes_cost / 1e3,
+                whole_cost / 1e3,
+                100.0 * (1.0 - classes_cost / whole_cost)
+            ),
+            None => format!(
+                "by classes: scalars {}; no scalar needs windows: {:.0} µs modeled",
+                stats.describe(),
+                classes_cost / 1e3
+            ),
+        };
+        ClassPlan {
+            stats: *stats,
+            whole,
+            whole_cost,
+            classes: Some(Classes {
+                ones,
+                ones_workers,
+                groups,
+                cost: classes_cost,
+            }),
+            reason,
+        }
+    }
+
+    /// The planner of a size class of `bits` bits (this one for the full class).
+    fn class_planner(&self, bits: u32) -> Planner {
+        if bits >= self.scalar_bits() {
+            self.clone()
+        } else {
+            self.for_bits(bits)
+        }
+    }
+
+    /// The plain sum of `ones` points on `workers` workers: one batch-affine addition each
+    /// (the profile's price at window 16, its largest batch), in parallel, then a dispatch.
+    pub fn plain_sum_cost(&self, ones: usize, workers: usize) -> f64 {
+        let w = &self.model().weights;
+        let add = w
+            .task_weights(16, Processor::BatchAffine)
+            .map_or(w.add_mixed, |t| t.point);
+        ones as f64 * add / workers as f64 + self.model().dispatch(1, workers)
+    }
+
+    /// Gathering `count` points and scalars of a class (a copy, the point negated where its
+    /// scalar was) on `workers` workers: priced as half a Montgomery exit per element.
+    pub fn gather_cost(&self, count: usize, workers: usize) -> f64 {
+        let w = &self.model().weights;
+        count as f64 * 0.5 * w.digit_scalar / workers.min(count.max(1)) as f64
+            + self.model().dispatch(1, workers)
+    }
+}
+
+/// The fewest ±1 scalars per plain-sum worker.
+pub const PLAIN_SUM_MIN: usize = 256;

@@ -1,0 +1,338 @@
+//! Scalar classes (zero, ±1, ≤ 8 … 128 bits, full): every class boundary, mixes of all
+//! classes, classes of 0, 1 and 2 scalars and classes below any batch size, on every
+//! curve/group of the MSM matrix, against the naive sum and arkworks; the planner's choice
+//! for the distributions provers have.
+#![cfg(feature = "all-curves")]
+
+mod common;
+
+use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
+use ark_ec::AffineRepr;
+use ark_ff::{BigInteger, One, PrimeField, Zero};
+use common::{arkworks, naive, processors, with_processor};
+use multiexp::unstable::sample::{points, scalars_of, Distribution};
+use multiexp::{msm_with, plan_for_scalars, ClassPolicy, Config, ScalarStats, SplitPolicy};
+
+/// 2^k in the scalar field.
+fn pow2<F: PrimeField>(k: u64) -> F {
+    F::from(2u64).pow([k])
+}
+
+/// Every class boundary: 0, 1, 2, 2^k − 1, 2^k, 2^k + 1 and their negatives for k = 8, 16,
+/// 32, 64, 128 (so r − 2^k and its neighbours), (r ± 1)/2, r − 1, r − 2, and a few uniform.
+fn boundaries<F: PrimeField>() -> Vec<F> {
+    let mut v = vec![
+        F::zero(),
+        F::one(),
+        F::from(2u64),
+        -F::one(),
+        -F::from(2u64),
+    ];
+    for k in [
+        7u64, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129,
+    ] {
+        let p = pow2::<F>(k);
+        for s in [p - F::one(), p, p + F::one()] {
+            v.push(s);
+            v.push(-s);
+        }
+    }
+    // (r − 1)/2 and (r + 1)/2, the two halves of r: full-size both ways.
+    let mut r_minus_1_over_2 = F::MODULUS;
+    r_minus_1_over_2.sub_with_borrow(&F::BigInt::from(1u64));
+    r_minus_1_over_2.div2();
+    let low = F::from_bigint(r_minus_1_over_2).expect("below r");
+    v.push(low);
+    v.push(low + F::one());
+    v.extend(scalars_of::<F>(6, 9, Distribution::Uniform));
+    v
+}
+
+fn cfg(threads: usize, classes: ClassPolicy) -> Config {
+    Config {
+        threads: Some(threads),
+        oversubscribe: true,
+        classes,
+        ..Config::default()
+    }
+}
+
+/// Points for `n` scalars with the hard cases: repeats, P and −P, the point at infinity.
+fn hard_points<P: SWCurveConfig>(n: usize, seed: u64) -> Vec<Affine<P>> {
+    let mut pts = points::<P>(n, seed);
+    if n >= 8 {
+        pts[1] = pts[0];
+        pts[3] = -pts[2];
+        pts[5] = Affine::<P>::zero();
+        pts[7] = pts[0];
+    }
+    pts
+}
+
+fn check<P: SWCurveConfig>(pts: &[Affine<P>], scs: &[P::ScalarField], what: &str) {
+    let want = naive(pts, scs);
+    assert_eq!(arkworks(pts, scs), want, "{what}: arkworks vs naive");
+    for policy in [ClassPolicy::Auto, ClassPolicy::Always, ClassPolicy::Off] {
+        for threads in [1, 2, 3] {
+            let got = msm_with(pts, scs, &cfg(threads, policy)).expect("msm");
+            assert_eq!(got, want, "{what}: {policy:?}, {threads} threads");
+        }
+    }
+}
+
+/// Every boundary alone, all together, and each repeated so its class holds 1, 2 or many.
+pub fn class_boundaries_match_naive_and_arkworks<P: SWCurveConfig>() {
+    let b = boundaries::<P::ScalarField>();
+    let pts = hard_points::<P>(b.len(), 3);
+    check(&pts, &b, "all boundaries");
+    for (i, &s) in b.iter().enumerate() {
+        check(&pts[i..i + 1], &[s], &format!("boundary {i} alone"));
+        check(&pts[..2], &[s, s], &format!("boundary {i} twice"));
+        let mut mixed = scalars_of::<P::ScalarField>(5, i as u64, Distribution::Uniform);
+        mixed[2] = s;
+        check(&pts[..5], &mixed, &format!("boundary {i} among uniform"));
+    }
+}
+
+/// Every class in one input, in sizes from 0 to beyond a batch, under every processor, window
+/// and split the matrix runs.
+pub fn mixed_classes_match_naive<P: SWCurveConfig>() {
+    let n = 700;
+    let pts = hard_points::<P>(n, 5);
+    let dists = [
+        Distribution::Zero,
+        Distribution::One,
+        Distribution::MinusOne,
+        Distribution::U8,
+        Distribution::U16,
+        Distribution::U32,
+        Distribution::U64,
+        Distribution::NegSmall,
+        Distribution::Uniform,
+    ];
+    // Class sizes 0, 1, 2 and beyond a batch in one input, then every class populated.
+    for sizes in [
+        [0usize, 1, 2, 3, 200, 1, 2, 0, 150],
+        [20, 20, 20, 20, 20, 20, 20, 20, 100],
+    ] {
+        let mut scs = Vec::new();
+        for (i, (&d, &k)) in dists.iter().zip(&sizes).enumerate() {
+            scs.extend(scalars_of::<P::ScalarField>(k, 40 + i as u64, d));
+        }
+        // Interleave the classes: a stride permutation (7919 is prime, above any length).
+        let m = scs.len();
+        let scs: Vec<P::ScalarField> = (0..m).map(|i| scs[i * 7919 % m]).collect();
+        check_mix(&pts[..m], &scs);
+    }
+}
+
+fn check_mix<P: SWCurveConfig>(pts: &[Affine<P>], scs: &[P::ScalarField]) {
+    let n = scs.len();
+    let want = naive(pts, scs);
+    assert_eq!(arkworks(pts, scs), want);
+    let stats = ScalarStats::of(scs);
+    assert_eq!(stats.n(), n);
+    for threads in [1, 2, 4] {
+        for window in [None, Some(1), Some(5), Some(16)] {
+            let mut c = cfg(threads, ClassPolicy::Always);
+            c.window = window;
+            assert_eq!(
+                msm_with(pts, scs, &c).unwrap(),
+                want,
+                "{threads} threads, {window:?}"
+            );
+        }
+        for split in [SplitPolicy::Never, SplitPolicy::Parts(3)] {
+            let mut c = cfg(threads, ClassPolicy::Always);
+            c.split = split;
+            assert_eq!(
+                msm_with(pts, scs, &c).unwrap(),
+                want,
+                "{threads} threads, {split:?}"
+            );
+        }
+        for arm in processors::<P>() {
+            let c = with_processor(cfg(threads, ClassPolicy::Always), arm);
+            assert_eq!(
+                msm_with(pts, scs, &c).unwrap(),
+                want,
+                "{threads} threads, {arm:?}"
+            );
+        }
+    }
+}
+
+/// ±1 only: the plain sum with repeats, P + (−P), infinity and odd counts at every length.
+pub fn plain_sums_match_naive<P: SWCurveConfig>() {
+    let pts = hard_points::<P>(80, 11);
+    let signs = scalars_of::<P::ScalarField>(80, 12, Distribution::Bool);
+    let scs: Vec<P::ScalarField> = signs
+        .iter()
+        .map(|s| {
+            if s.is_zero() {
+                -P::ScalarField::one()
+            } else {
+                *s
+            }
+        })
+        .collect();
+    for len in (0..=40).chain([63, 64, 65, 80]) {
+        let want = naive(&pts[..len], &scs[..len]);
+        for threads in [1, 2, 3] {
+            let got = msm_with(&pts[..len], &scs[..len], &cfg(threads, ClassPolicy::Always));
+            assert_eq!(got.unwrap(), want, "len {len}, {threads} threads");
+        }
+    }
+    // One point many times: every pair a doubling.
+    let same = vec![pts[0]; 37];
+    let ones = vec![P::ScalarField::one(); 37];
+    let got = msm_with(&same, &ones, &cfg(2, ClassPolicy::Always)).unwrap();
+    assert_eq!(got, pts[0].into_group() * P::ScalarField::from(37u64));
+}
+
+macro_rules! class_tests {
+    ($($name:ident => $config:ty;)*) => {$(
+        mod $name {
+            type C = $config;
+            #[test]
+            fn class_boundaries_match_naive_and_arkworks() {
+                super::class_boundaries_match_naive_and_arkworks::<C>();
+            }
+            #[test]
+            fn mixed_classes_match_naive() {
+                super::mixed_classes_match_naive::<C>();
+            }
+            #[test]
+            fn plain_sums_match_naive() {
+                super::plain_sums_match_naive::<C>();
+            }
+        }
+    )*};
+}
+
+class_tests! {
+    bn254_g1 => ark_bn254::g1::Config;
+    bn254_g2 => ark_bn254::g2::Config;
+    bls12_381_g1 => ark_bls12_381::g1::Config;
+    bls12_381_g2 => ark_bls12_381::g2::Config;
+    bls12_377_g1 => ark_bls12_377::g1::Config;
+    bls12_377_g2 => ark_bls12_377::g2::Config;
+    bw6_761_g1 => ark_bw6_761::g1::Config;
+    bw6_761_g2 => ark_bw6_761::g2::Config;
+    grumpkin_g1 => ark_grumpkin::GrumpkinConfig;
+    secp256k1_g1 => ark_secp256k1::Config;
+    secp256r1_g1 => ark_secp256r1::Config;
+    bls24_315_g1 => multiexp::curves::bls24_315::g1::Config;
+    bls24_315_g2 => multiexp::curves::bls24_315::g2::Config;
+    bls24_317_g1 => multiexp::curves::bls24_317::g1::Config;
+    bls24_317_g2 => multiexp::curves::bls24_317::g2::Config;
+    bw6_633_g1 => multiexp::curves::bw6_633::g1::Config;
+    bw6_633_g2 => multiexp::curves::bw6_633::g2::Config;
+    stark_curve_g1 => multiexp::curves::stark_curve::g1::Config;
+}
+
+/// Every benchmark distribution at a size where the planner decides by itself, for the two
+/// curves of the targets: the default run agrees with arkworks, and runs by classes exactly
+/// where the scalars are not all full-size.
+fn distributions_agree_with_arkworks<P: SWCurveConfig>() {
+    let n = 1 << 12;
+    let pts = points::<P>(n, 21);
+    for dist in Distribution::ALL {
+        let scs = scalars_of::<P::ScalarField>(n, 22, dist);
+        let want = arkworks(&pts, &scs);
+        let c = cfg(2, ClassPolicy::Auto);
+        assert_eq!(msm_with(&pts, &scs, &c).unwrap(), want, "{dist}");
+        let plan = plan_for_scalars::<P>(&scs, &c).unwrap();
+        let by_classes = dist != Distribution::Uniform;
+        assert_eq!(plan.uses_classes(), by_classes, "{dist}: {}", plan.reason());
+        if dist == Distribution::Zero {
+            assert!(want.is_zero() && plan.groups().is_empty() && plan.ones() == 0);
+        }
+    }
+}
+
+#[test]
+fn bn254_distributions_agree_with_arkworks() {
+    distributions_agree_with_arkworks::<ark_bn254::g1::Config>();
+}
+
+#[test]
+fn bls12_381_distributions_agree_with_arkworks() {
+    distributions_agree_with_arkworks::<ark_bls12_381::g1::Config>();
+}
+
+/// Uniform scalars keep the plan they had: the class plan is the one-MSM plan of `plan_for`.
+#[test]
+fn uniform_scalars_keep_their_plan() {
+    type P = ark_bn254::g1::Config;
+    for n in [1usize, 100, 1 << 12, 1 << 16] {
+        let scs =
+            scalars_of::<<P as ark_ec::CurveConfig>::ScalarField>(n, 1, Distribution::Uniform);
+        let c = cfg(2, ClassPolicy::Auto);
+        let cp = plan_for_scalars::<P>(&scs, &c).unwrap();
+        assert!(!cp.uses_classes(), "n={n}: {}", cp.reason());
+        let plain = multiexp::plan_for::<P>(n, &c).unwrap();
+        assert_eq!(cp.whole(), Some(plain.chosen()), "n={n}");
+    }
+}
+
+/// −s and s cost the same: the all −1 input is a plain sum like the all 1 input, and −k is
+/// planned as k.
+#[test]
+fn negatives_are_planned_as_their_magnitudes() {
+    type P = ark_bls12_381::g1::Config;
+    type F = <P as ark_ec::CurveConfig>::ScalarField;
+    let n = 1 << 14;
+    let c = cfg(2, ClassPolicy::Auto);
+    let one = plan_for_scalars::<P>(&scalars_of::<F>(n, 1, Distribution::One), &c).unwrap();
+    let minus = plan_for_scalars::<P>(&scalars_of::<F>(n, 1, Distribution::MinusOne), &c).unwrap();
+    assert_eq!(one.ones(), n);
+    assert_eq!(minus.ones(), n);
+    assert_eq!(one.makespan(), minus.makespan());
+    let pos: Vec<F> = scalars_of::<F>(n, 2, Distribution::U32);
+    let neg: Vec<F> = pos.iter().map(|s| -*s).collect();
+    let (p, m) = (
+        plan_for_scalars::<P>(&pos, &c).unwrap(),
+        plan_for_scalars::<P>(&neg, &c).unwrap(),
+    );
+    assert_eq!(p.makespan(), m.makespan());
+    assert!(p.groups().iter().all(|g| g.bits <= 32), "{}", p.describe());
+    assert!(m.groups().iter().all(|g| g.bits <= 32), "{}", m.describe());
+    let pts = points::<P>(n, 3);
+    let sum = msm_with(&pts, &pos, &c).unwrap();
+    assert_eq!(msm_with(&pts, &neg, &c).unwrap(), -sum);
+    assert_eq!(sum, arkworks(&pts, &pos));
+}
+
+/// The statistics see every class, and the negated share of each.
+#[test]
+fn statistics_count_each_class_and_its_negatives() {
+    type F = ark_bn254::Fr;
+    let b = boundaries::<F>();
+    let stats = ScalarStats::of(&b);
+    assert_eq!(stats.n(), b.len());
+    // 0; ±1; ±2 in ≤ 8 bits; 2^k ± 1 and negatives: each k's three values split by bit length.
+    assert_eq!(stats.counts[0], 1);
+    assert_eq!((stats.counts[1], stats.negated[1]), (2, 1));
+    let bits = |s: &F| {
+        let big = s.into_bigint();
+        let mut neg = F::MODULUS;
+        neg.sub_with_borrow(&big);
+        big.num_bits().min(neg.num_bits())
+    };
+    for (class, bound) in [(2usize, 8u32), (3, 16), (4, 32), (5, 64), (6, 128)] {
+        let lower = if class == 2 {
+            1
+        } else {
+            [8u32, 16, 32, 64][class - 3]
+        };
+        let want = b
+            .iter()
+            .filter(|s| (lower + 1..=bound).contains(&bits(s)))
+            .count();
+        assert_eq!(stats.counts[class], want, "class {class}");
+    }
+    let full = b.iter().filter(|s| bits(s) > 128).count();
+    assert_eq!(stats.counts[7], full);
+    assert!(stats.describe().contains("zero"));
+}
