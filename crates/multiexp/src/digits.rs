@@ -150,16 +150,36 @@ pub(crate) fn decompose_into<F: PrimeField>(
     windowing: Windowing,
     out: &mut [&mut [i16]],
 ) {
-    decompose_by(scalars, |s| s.into_bigint(), windowing, out)
+    decompose_by(scalars, |_, s| (s.into_bigint(), false), windowing, out)
 }
 
-/// [`decompose_into`] of −s for every s (a size class whose scalars are all r − small).
-pub(crate) fn decompose_negated_into<F: PrimeField>(
+/// The digits of the scalars whose class code `holds` takes, the others left zero: a code
+/// marked [`crate::classes::NEGATED`] has the digits of r − s, negated (Σ −d_j·2^(cj) =
+/// −(r − s) = s mod r), so the class runs over the points in place, none copied or negated.
+/// `codes` are those of `scalars`, index for index.
+pub(crate) fn decompose_coded_into<F: PrimeField>(
     scalars: &[F],
+    codes: &[u8],
+    holds: impl Fn(u8) -> bool,
     windowing: Windowing,
     out: &mut [&mut [i16]],
 ) {
-    decompose_by(scalars, |s| (-*s).into_bigint(), windowing, out)
+    let negated = crate::classes::NEGATED;
+    decompose_by(
+        scalars,
+        |i, s| {
+            let code = codes[i];
+            if !holds(code) {
+                (F::BigInt::default(), false)
+            } else if code & negated != 0 {
+                ((-*s).into_bigint(), true)
+            } else {
+                (s.into_bigint(), false)
+            }
+        },
+        windowing,
+        out,
+    )
 }
 
 /// [`decompose_into`] that also counts the scalars' classes (the one-MSM path: uniform
@@ -172,10 +192,10 @@ pub(crate) fn decompose_counting_into<F: PrimeField>(
     let mut stats = ScalarStats::default();
     decompose_by(
         scalars,
-        |s| {
+        |_, s| {
             let big = s.into_bigint();
             stats.count(crate::classes::classify_big::<F>(&big));
-            big
+            (big, false)
         },
         windowing,
         out,
@@ -190,15 +210,15 @@ pub(crate) fn decompose_bigints_into<B: BigInteger>(
     windowing: Windowing,
     out: &mut [&mut [i16]],
 ) {
-    decompose_by(scalars, |b| *b, windowing, out)
+    decompose_by(scalars, |_, b| (*b, false), windowing, out)
 }
 
-/// The digit loop over scalars whose limbs `limbs_of` gives. `out` starts zeroed, so a zero
-/// scalar writes nothing.
+/// The digit loop over scalars whose limbs `limbs_of(i, s)` gives, with whether to store
+/// their digits negated. `out` starts zeroed, so a zero scalar writes nothing.
 #[inline(always)]
 fn decompose_by<S, B: AsRef<[u64]>>(
     scalars: &[S],
-    mut limbs_of: impl FnMut(&S) -> B,
+    mut limbs_of: impl FnMut(usize, &S) -> (B, bool),
     windowing: Windowing,
     out: &mut [&mut [i16]],
 ) {
@@ -208,20 +228,23 @@ fn decompose_by<S, B: AsRef<[u64]>>(
     let full = 1i32 << c;
     let mask = (1u64 << c) - 1;
     for (i, s) in scalars.iter().enumerate() {
-        let big = limbs_of(s);
+        let (big, negate) = limbs_of(i, s);
         let limbs = big.as_ref();
         if limbs.iter().all(|&l| l == 0) {
             continue;
         }
+        // Digits to be negated round half down, into [-2^(c-1) + 1, 2^(c-1)], so that their
+        // negatives keep the range (and 2^15 never has to fit an i16 at c = 16).
+        let round = half + negate as i32;
         let mut carry = 0i32;
         for (j, dst) in out.iter_mut().enumerate().take(k) {
             let mut d = window_bits(limbs, j * c as usize, mask) as i32 + carry;
             carry = 0;
-            if d >= half && j + 1 < k {
+            if d >= round && j + 1 < k {
                 d -= full;
                 carry = 1;
             }
-            dst[i] = d as i16;
+            dst[i] = if negate { -d } else { d } as i16;
         }
     }
 }
@@ -299,6 +322,45 @@ mod tests {
         check_field::<ark_bls12_381::Fr>();
         check_field::<ark_secp256k1::Fr>();
         check_field::<ark_bw6_761::Fr>();
+    }
+
+    #[test]
+    fn coded_digits_of_r_minus_s_are_negated_and_in_range() {
+        fn check<F: PrimeField>() {
+            let half_pattern = F::from(0x8000_8000_8000_8000u64);
+            let mut smalls: Vec<F> = vec![F::one(), F::from(u64::MAX), half_pattern];
+            smalls.extend((1..64).map(|k| F::from(1u64 << k)));
+            smalls.extend((1..64).map(|k| F::from((1u64 << k) - 1)));
+            // Every small one as s and as r − s, plus one the codes leave out.
+            let mut scalars: Vec<F> = smalls.iter().flat_map(|&s| [s, -s]).collect();
+            scalars.push(F::from(u128::MAX));
+            let codes: Vec<u8> = scalars.iter().map(crate::classes::classify_one).collect();
+            let in_class = |code: u8| (code & !crate::classes::NEGATED) as usize <= 5;
+            for c in 1..=MAX_WINDOW {
+                let w = Windowing::for_bits(64, c);
+                let mut store = vec![vec![0i16; scalars.len()]; w.chunks];
+                let mut out: Vec<&mut [i16]> = store.iter_mut().map(|v| v.as_mut_slice()).collect();
+                decompose_coded_into(&scalars, &codes, in_class, w, &mut out);
+                let half = 1i32 << (c - 1);
+                for (i, &s) in scalars.iter().enumerate() {
+                    let d: Vec<i16> = store.iter().map(|v| v[i]).collect();
+                    if !in_class(codes[i]) {
+                        assert!(d.iter().all(|&x| x == 0));
+                        continue;
+                    }
+                    for (j, &x) in d.iter().enumerate() {
+                        if j + 1 < w.chunks {
+                            assert!((-half..half).contains(&(x as i32)), "c={c} j={j} d={x}");
+                        } else {
+                            assert!((x as i32).unsigned_abs() <= w.top_max, "c={c} top {x}");
+                        }
+                    }
+                    assert_eq!(recompose::<F>(&d, c), s, "c={c} i={i}");
+                }
+            }
+        }
+        check::<ark_bn254::Fr>();
+        check::<ark_bls12_381::Fr>();
     }
 
     #[test]

@@ -14,6 +14,7 @@
 //! on the engine the plan records (the one the caller's `Config::ifma` resolved to when it
 //! was planned); without one those tasks run scalar batch-affine.
 
+use std::ops::Range;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -23,8 +24,8 @@ use rayon::ThreadPool;
 
 use crate::bucket::{convert_records, BucketSet, RecordSlice, Records};
 use crate::digits::{
-    decompose_bigints_into, decompose_counting_into, decompose_into, decompose_negated_into,
-    Digits, Windowing,
+    decompose_bigints_into, decompose_coded_into, decompose_counting_into, decompose_into, Digits,
+    Windowing,
 };
 use crate::ifma::Engine;
 use crate::plan::classes::ScalarStats;
@@ -168,28 +169,8 @@ pub(crate) fn digits<F: PrimeField>(
     windowing: Windowing,
     workers: usize,
 ) -> Result<Digits, Error> {
-    digits_signed(scalars, false, windowing, workers)
-}
-
-/// [`digits`] of the scalars, or with `negate` of their negatives.
-pub(crate) fn digits_signed<F: PrimeField>(
-    scalars: &[F],
-    negate: bool,
-    windowing: Windowing,
-    workers: usize,
-) -> Result<Digits, Error> {
-    let n = scalars.len();
-    let workers = workers.clamp(1, n.max(1));
-    let mut digits = Digits::zeroed(windowing, n);
-    let bounds = even_bounds(n, workers);
-    let writers = digits.writers(&bounds);
-    on_workers(writers, |w, mut out| {
-        let mine = &scalars[bounds[w]..bounds[w + 1]];
-        if negate {
-            decompose_negated_into(mine, windowing, &mut out)
-        } else {
-            decompose_into(mine, windowing, &mut out)
-        }
+    let (digits, _) = digits_by(scalars.len(), windowing, workers, |range, out| {
+        decompose_into(&scalars[range], windowing, out)
     })?;
     Ok(digits)
 }
@@ -200,13 +181,8 @@ pub(crate) fn digits_counting<F: PrimeField>(
     windowing: Windowing,
     workers: usize,
 ) -> Result<(Digits, ScalarStats), Error> {
-    let n = scalars.len();
-    let workers = workers.clamp(1, n.max(1));
-    let mut digits = Digits::zeroed(windowing, n);
-    let bounds = even_bounds(n, workers);
-    let writers = digits.writers(&bounds);
-    let per = on_workers(writers, |w, mut out| {
-        decompose_counting_into(&scalars[bounds[w]..bounds[w + 1]], windowing, &mut out)
+    let (digits, per) = digits_by(scalars.len(), windowing, workers, |range, out| {
+        decompose_counting_into(&scalars[range], windowing, out)
     })?;
     let mut stats = ScalarStats::default();
     for s in &per {
@@ -221,15 +197,49 @@ pub(crate) fn digits_of_bigints<B: BigInteger>(
     windowing: Windowing,
     workers: usize,
 ) -> Result<Digits, Error> {
-    let n = scalars.len();
+    let (digits, _) = digits_by(scalars.len(), windowing, workers, |range, out| {
+        decompose_bigints_into(&scalars[range], windowing, out)
+    })?;
+    Ok(digits)
+}
+
+/// The digits of the scalars of one class in place ([`decompose_coded_into`]): the scalars
+/// whose code `holds` takes, r − s ones as negated digits, all others zero.
+pub(crate) fn digits_coded<F: PrimeField>(
+    scalars: &[F],
+    codes: &[u8],
+    holds: impl Fn(u8) -> bool + Sync,
+    windowing: Windowing,
+    workers: usize,
+) -> Result<Digits, Error> {
+    let (digits, _) = digits_by(scalars.len(), windowing, workers, |range, out| {
+        decompose_coded_into(
+            &scalars[range.clone()],
+            &codes[range],
+            &holds,
+            windowing,
+            out,
+        )
+    })?;
+    Ok(digits)
+}
+
+/// The digit pass over n scalars on `workers` workers: `fill(range, writers)` writes the
+/// digits of one even range of them; its results come back in range order.
+fn digits_by<R: Send>(
+    n: usize,
+    windowing: Windowing,
+    workers: usize,
+    fill: impl Fn(Range<usize>, &mut [&mut [i16]]) -> R + Sync,
+) -> Result<(Digits, Vec<R>), Error> {
     let workers = workers.clamp(1, n.max(1));
     let mut digits = Digits::zeroed(windowing, n);
     let bounds = even_bounds(n, workers);
     let writers = digits.writers(&bounds);
-    on_workers(writers, |w, mut out| {
-        decompose_bigints_into(&scalars[bounds[w]..bounds[w + 1]], windowing, &mut out)
+    let per = on_workers(writers, |w, mut out| {
+        fill(bounds[w]..bounds[w + 1], &mut out)
     })?;
-    Ok(digits)
+    Ok((digits, per))
 }
 
 /// The IFMA records of `points`, converted on `workers` workers on `engine`, or `None`

@@ -293,7 +293,8 @@ pub fn msm_with<P: SWCurveConfig>(
             .max()
             .unwrap_or(0);
         check_memory("this MSM by scalar classes", pass.saturating_add(most))?;
-        return classes::execute_classes(points, scalars, &classified, &class_plan);
+        let engine = config.ifma.engine();
+        return classes::execute_classes(points, scalars, &classified, &class_plan, engine);
     }
     let plan = match class_plan.whole() {
         Some(plan) => plan.clone(),

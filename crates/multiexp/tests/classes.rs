@@ -11,7 +11,7 @@ use ark_ec::AffineRepr;
 use ark_ff::{BigInteger, One, PrimeField, Zero};
 use common::{arkworks, naive, processors, with_processor};
 use multiexp::unstable::sample::{points, scalars_of, Distribution};
-use multiexp::{msm_with, plan_for_scalars, ClassPolicy, Config, ScalarStats, SplitPolicy};
+use multiexp::{msm_with, plan_for_scalars, ClassPolicy, Config, Ifma, ScalarStats, SplitPolicy};
 
 /// 2^k in the scalar field.
 fn pow2<F: PrimeField>(k: u64) -> F {
@@ -335,4 +335,45 @@ fn statistics_count_each_class_and_its_negatives() {
     let full = b.iter().filter(|s| bits(s) > 128).count();
     assert_eq!(stats.counts[7], full);
     assert!(stats.describe().contains("zero"));
+}
+
+/// A class that holds most scalars runs in place, over all the points, its r − s scalars as
+/// negated digits and the others' digits zero: mixed signs, zeros and a few full-size scalars
+/// among them, on every thread count and on the emulated IFMA path.
+#[test]
+fn a_class_of_most_scalars_runs_in_place() {
+    fn run<P: SWCurveConfig>() {
+        let n = 1 << 12;
+        let pts = hard_points::<P>(n, 8);
+        let mut scs = scalars_of::<P::ScalarField>(n, 9, Distribution::U32);
+        for (i, s) in scs.iter_mut().enumerate() {
+            match i % 100 {
+                0 => *s = P::ScalarField::zero(),
+                1..=49 => *s = -*s,
+                _ => {}
+            }
+        }
+        let want = arkworks(&pts, &scs);
+        let plan = plan_for_scalars::<P>(&scs, &cfg(2, ClassPolicy::Auto)).unwrap();
+        assert!(
+            plan.groups().iter().any(|g| !g.gathered && g.plan.n() == n),
+            "{}",
+            plan.describe()
+        );
+        for threads in [1, 2, 3] {
+            for ifma in [Ifma::Auto, Ifma::Emulated, Ifma::Off] {
+                let c = Config {
+                    ifma,
+                    ..cfg(threads, ClassPolicy::Auto)
+                };
+                assert_eq!(
+                    msm_with(&pts, &scs, &c).unwrap(),
+                    want,
+                    "{threads} {ifma:?}"
+                );
+            }
+        }
+    }
+    run::<ark_bn254::g1::Config>();
+    run::<ark_bls12_381::g1::Config>();
 }

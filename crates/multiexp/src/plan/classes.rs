@@ -129,10 +129,11 @@ pub struct ClassGroup {
     pub bits: u32,
     /// Its scalars.
     pub n: usize,
-    /// Whether its points and scalars are gathered (copied) first: not when it holds every
-    /// scalar of the MSM with one sign.
+    /// Whether its points and scalars are gathered (copied) first; else it runs in place,
+    /// over all the MSM's points with zero digits outside the group (the cheaper of the two
+    /// as the cost model prices them).
     pub gathered: bool,
-    /// Its plan.
+    /// Its plan: for its `n` points if gathered, for all the MSM's points in place.
     pub plan: Plan,
 }
 
@@ -159,6 +160,7 @@ pub struct ClassPlan {
 struct Classes {
     ones: usize,
     ones_workers: usize,
+    ones_ifma: bool,
     groups: Vec<ClassGroup>,
     cost: f64,
 }
@@ -193,6 +195,11 @@ impl ClassPlan {
     /// Workers of the plain sum.
     pub fn ones_workers(&self) -> usize {
         self.classes.as_ref().map_or(1, |c| c.ones_workers)
+    }
+
+    /// Whether the plain sum runs on IFMA records (the model prices it lower there).
+    pub fn ones_ifma(&self) -> bool {
+        self.classes.as_ref().is_some_and(|c| c.ones_ifma)
     }
 
     /// The modeled time of what runs, in ns.
@@ -239,7 +246,11 @@ impl ClassPlan {
                         "{} scalars {span} ({} bits{}): {}",
                         g.n,
                         g.bits,
-                        if g.gathered { ", gathered" } else { "" },
+                        if g.gathered {
+                            ", gathered"
+                        } else {
+                            ", in place"
+                        },
                         g.plan.describe()
                     ));
                 }
@@ -303,15 +314,21 @@ impl Planner {
         let mut runs = vec![vec![None; m]; m];
         let mut run = |a: usize, b: usize| -> (f64, usize, bool) {
             let count: usize = sizes[a..=b].iter().map(|&c| stats.counts[c]).sum();
-            let negated: usize = sizes[a..=b].iter().map(|&c| stats.negated[c]).sum();
-            let gathered = !(count == n && (negated == 0 || negated == n));
-            let cost = *runs[a][b].get_or_insert_with(|| {
+            let (cost, gathered) = *runs[a][b].get_or_insert_with(|| {
+                // In place: an MSM over all n points, the others' digits zero (priced as if
+                // every point had one: an upper bound). Gathered: over its own points, plus
+                // the copies.
                 let planner = self.class_planner(bits_of(sizes[b]));
-                let msm = planner.decide(count, workers).chosen.makespan;
-                msm + if gathered {
-                    self.gather_cost(count, workers)
+                let in_place = planner.decide(n, workers).chosen.makespan;
+                if count == n {
+                    return (in_place, false);
+                }
+                let gathered = planner.decide(count, workers).chosen.makespan
+                    + self.gather_cost(count, workers);
+                if gathered < in_place {
+                    (gathered, true)
                 } else {
-                    0.0
+                    (in_place, false)
                 }
             });
             (cost, count, gathered)
@@ -356,7 +373,9 @@ impl Planner {
                     bits,
                     n: count,
                     gathered,
-                    plan: self.class_planner(bits).plan(count, workers),
+                    plan: self
+                        .class_planner(bits)
+                        .plan(if gathered { count } else { n }, workers),
                 });
                 start = i + 1;
             }
@@ -382,6 +401,7 @@ impl Planner {
             classes: Some(Classes {
                 ones,
                 ones_workers,
+                ones_ifma: self.plain_sum_on_ifma(),
                 groups,
                 cost: classes_cost,
             }),
@@ -399,20 +419,46 @@ impl Planner {
     }
 
     /// The plain sum of `ones` points on `workers` workers: one batch-affine addition each
-    /// (the profile's price at window 16, its largest batch), in parallel, then a dispatch.
+    /// (the profile's price at window 16, its largest batch), on IFMA records where
+    /// [`plain_sum_on_ifma`](Self::plain_sum_on_ifma), in parallel, then a dispatch.
     pub fn plain_sum_cost(&self, ones: usize, workers: usize) -> f64 {
-        let w = &self.model().weights;
-        let add = w
-            .task_weights(16, Processor::BatchAffine)
-            .map_or(w.add_mixed, |t| t.point);
+        let (scalar, ifma) = self.plain_sum_prices();
+        let add = if self.plain_sum_on_ifma() {
+            ifma
+        } else {
+            scalar
+        };
         ones as f64 * add / workers as f64 + self.model().dispatch(1, workers)
     }
 
-    /// Gathering `count` points and scalars of a class (a copy, the point negated where its
-    /// scalar was) on `workers` workers: priced as half a Montgomery exit per element.
+    /// Whether the plain sum runs on IFMA records: where the planner runs IFMA and an
+    /// addition there, plus converting its point (each is used once), costs less than the
+    /// scalar one (so BN254's 5-limb field does, BLS12-381's 8 limbs do not).
+    pub fn plain_sum_on_ifma(&self) -> bool {
+        let (scalar, ifma) = self.plain_sum_prices();
+        self.options().ifma && ifma < scalar
+    }
+
+    /// The price of one plain-sum addition: scalar batch-affine, and IFMA with the point's
+    /// record conversion (infinite where the profile has no IFMA weights).
+    fn plain_sum_prices(&self) -> (f64, f64) {
+        let w = &self.model().weights;
+        let scalar = w
+            .task_weights(16, Processor::BatchAffine)
+            .map_or(w.add_mixed, |t| t.point);
+        let ifma = w
+            .task_weights(16, Processor::BatchAffineIfma)
+            .map_or(f64::INFINITY, |t| t.point + w.prepare);
+        (scalar, ifma)
+    }
+
+    /// Gathering `count` points and scalars of a class (a copy into fresh memory, the point
+    /// negated where its scalar was, and the scalar's exit from the Montgomery form) on
+    /// `workers` workers: the copy priced as half a point's record conversion (which reads a
+    /// point and writes its coordinates anew, as the copy does, with two products more).
     pub fn gather_cost(&self, count: usize, workers: usize) -> f64 {
         let w = &self.model().weights;
-        count as f64 * 0.5 * w.digit_scalar / workers.min(count.max(1)) as f64
+        count as f64 * (0.5 * w.prepare + w.digit_scalar) / workers.min(count.max(1)) as f64
             + self.model().dispatch(1, workers)
     }
 }
