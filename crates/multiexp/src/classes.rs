@@ -12,7 +12,7 @@ use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::AffineRepr;
 use ark_ff::{BigInteger, PrimeField, Zero};
 
-use crate::bucket::batch_affine::{AffineBackend, Staged};
+use crate::bucket::batch_affine::{AffineBackend, Exceptional, Staged};
 use crate::bucket::{convert_records, ArkworksAffine, RecordAffine};
 use crate::exec::{digits_coded, digits_of_bigints, even_bounds, execute, on_workers};
 use crate::ifma::Engine;
@@ -44,6 +44,40 @@ pub(crate) fn classify_one<F: PrimeField>(s: &F) -> u8 {
         return ONE as u8 | NEGATED;
     }
     classify_big::<F>(&s.into_bigint())
+}
+
+/// The class code of one scalar, its integer in the shorter form (s, or r − s where the code
+/// says [`NEGATED`]) written to `int` (limb for limb) for a size class; zero and ±1 write
+/// nothing.
+#[inline(always)]
+pub(crate) fn classify_into<F: PrimeField>(s: &F, int: &mut [u64]) -> u8 {
+    if s.is_zero() {
+        return ZERO as u8;
+    }
+    if *s == F::ONE {
+        return ONE as u8;
+    }
+    if (*s + F::ONE).is_zero() {
+        return ONE as u8 | NEGATED;
+    }
+    let big = s.into_bigint();
+    let bits = big.num_bits();
+    if bits <= 128 {
+        int.copy_from_slice(big.as_ref());
+        return class_of_bits(bits) as u8;
+    }
+    let mut neg = F::MODULUS;
+    neg.sub_with_borrow(&big);
+    match class_of_bits(neg.num_bits()) {
+        FULL => {
+            int.copy_from_slice(big.as_ref());
+            FULL as u8
+        }
+        c => {
+            int.copy_from_slice(neg.as_ref());
+            c as u8 | NEGATED
+        }
+    }
 }
 
 /// The class code of a scalar's integer (below r).
@@ -102,9 +136,14 @@ fn total(per: &[ScalarStats]) -> ScalarStats {
     all
 }
 
-/// Every scalar classified: its code, by worker range.
+/// Every scalar classified: its code, and for a size class its integer in the shorter form
+/// (so no scalar leaves the Montgomery form twice), by worker range.
 pub(crate) struct Classified {
     codes: Vec<u8>,
+    /// `limbs` u64 per scalar, zero but for the size classes' (zeroed by the allocator: the
+    /// pages of a range of zeros and ±1 are never touched).
+    ints: Vec<u64>,
+    limbs: usize,
     bounds: Vec<usize>,
     per_range: Vec<ScalarStats>,
     stats: ScalarStats,
@@ -117,9 +156,15 @@ impl Classified {
     }
 }
 
-/// The bytes [`classify`] holds for n scalars.
-pub(crate) fn classified_bytes(n: usize) -> u64 {
-    n as u64
+/// The bytes [`classify`] holds for n scalars of `F` (at most: the integers' pages are
+/// touched only where size classes are).
+pub(crate) fn classified_bytes<F: PrimeField>(n: usize) -> u64 {
+    n as u64 * (1 + std::mem::size_of::<F::BigInt>() as u64)
+}
+
+/// The limbs of `F`'s integers.
+fn limbs_of<F: PrimeField>() -> usize {
+    F::BigInt::default().as_ref().len()
 }
 
 /// The classification pass on `workers` workers.
@@ -128,18 +173,30 @@ pub(crate) fn classify<F: PrimeField>(scalars: &[F], workers: usize) -> Result<C
     // A range of fewer than CLASSIFY_MIN scalars costs less than waking a worker for it.
     let workers = workers.min(n.div_ceil(CLASSIFY_MIN)).max(1);
     let bounds = even_bounds(n, workers);
+    let limbs = limbs_of::<F>();
     let mut codes = vec![0u8; n];
-    let slices = split_ranges(&mut codes, &bounds);
-    let per_range = on_workers(slices, |w, codes| {
+    let mut ints = vec![0u64; n * limbs];
+    let int_bounds: Vec<usize> = bounds.iter().map(|&b| b * limbs).collect();
+    let slices = split_ranges(&mut codes, &bounds)
+        .into_iter()
+        .zip(split_ranges(&mut ints, &int_bounds))
+        .collect::<Vec<_>>();
+    let per_range = on_workers(slices, |w, (codes, ints)| {
         let scalars = &scalars[bounds[w]..bounds[w + 1]];
-        for (s, code) in scalars.iter().zip(codes.iter_mut()) {
-            *code = classify_one(s);
+        let mine = scalars
+            .iter()
+            .zip(codes.iter_mut())
+            .zip(ints.chunks_exact_mut(limbs));
+        for ((s, code), int) in mine {
+            *code = classify_into(s, int);
         }
         stats_of(codes)
     })?;
     let stats = total(&per_range);
     Ok(Classified {
         codes,
+        ints,
+        limbs,
         bounds,
         per_range,
         stats,
@@ -164,7 +221,6 @@ fn split_ranges<'a, T>(v: &'a mut [T], bounds: &[usize]) -> Vec<&'a mut [T]> {
 /// Runs a class plan: the ±1 plain sum, then each size-class MSM.
 pub(crate) fn execute_classes<P: SWCurveConfig>(
     points: &[Affine<P>],
-    scalars: &[P::ScalarField],
     classified: &Classified,
     plan: &ClassPlan,
     engine: Option<Engine>,
@@ -175,7 +231,7 @@ pub(crate) fn execute_classes<P: SWCurveConfig>(
         total += plain_sum(points, classified, plan.ones_workers(), engine)?;
     }
     for group in plan.groups() {
-        total += run_group(points, scalars, classified, group)?;
+        total += run_group(points, classified, group)?;
     }
     Ok(total)
 }
@@ -185,7 +241,6 @@ pub(crate) fn execute_classes<P: SWCurveConfig>(
 /// negated where r − s is the shorter form, and the integers of s or r − s.
 fn run_group<P: SWCurveConfig>(
     points: &[Affine<P>],
-    scalars: &[P::ScalarField],
     classified: &Classified,
     group: &ClassGroup,
 ) -> Result<Projective<P>, Error> {
@@ -193,8 +248,8 @@ fn run_group<P: SWCurveConfig>(
     if !group.gathered {
         let holds = |code: u8| group.holds(class(code));
         let digits = digits_coded(
-            scalars,
             &classified.codes,
+            &classified.ints,
             holds,
             plan.windowing(),
             plan.workers(),
@@ -223,20 +278,19 @@ fn run_group<P: SWCurveConfig>(
         .zip(split_ranges(&mut bigs, &out_bounds))
         .collect::<Vec<_>>();
     let bounds = &classified.bounds;
+    let limbs = classified.limbs;
     on_workers(slices, |w, (pts, bigs)| {
         let mut k = 0;
         let range = bounds[w]..bounds[w + 1];
+        let ints = &classified.ints[range.start * limbs..range.end * limbs];
         let mine = classified.codes[range.clone()]
             .iter()
-            .zip(&points[range.clone()])
-            .zip(&scalars[range]);
-        for ((&code, p), s) in mine {
+            .zip(&points[range])
+            .zip(ints.chunks_exact(limbs));
+        for ((&code, p), int) in mine {
             if group.holds(class(code)) {
-                (pts[k], bigs[k]) = if code & NEGATED != 0 {
-                    (-*p, (-*s).into_bigint())
-                } else {
-                    (*p, s.into_bigint())
-                };
+                pts[k] = if code & NEGATED != 0 { -*p } else { *p };
+                bigs[k].as_mut().copy_from_slice(int);
                 k += 1;
             }
         }
@@ -245,9 +299,8 @@ fn run_group<P: SWCurveConfig>(
     Ok(execute(plan, &pts, &digits, false)?.0)
 }
 
-/// Σ ±P over the ±1 class on `workers` workers, each summing its share by pairwise
-/// batch-affine additions: on IFMA records where `engine` runs `P`, else in arkworks
-/// coordinates.
+/// Σ ±P over the ±1 class on `workers` workers, each streaming its share of the codes into
+/// [`Accumulators`]: on IFMA records where `engine` runs `P`, else in arkworks coordinates.
 fn plain_sum<P: SWCurveConfig>(
     points: &[Affine<P>],
     classified: &Classified,
@@ -257,33 +310,71 @@ fn plain_sum<P: SWCurveConfig>(
     // Even shares of the codes, whatever the ranges of the classification pass (which runs
     // on one worker below a few thousand scalars, where the sum still takes two).
     let n = classified.codes.len();
-    let ones = classified.stats.counts[ONE];
     let bounds = even_bounds(n, workers.clamp(1, n.max(1)));
     let jobs: Vec<(usize, usize)> = bounds.windows(2).map(|s| (s[0], s[1])).collect();
     let sums = on_workers(jobs, |_, (a, b)| {
-        let mut mine: Vec<Affine<P>> = Vec::with_capacity((ones * (b - a)).div_ceil(n.max(1)));
-        for (&code, p) in classified.codes[a..b].iter().zip(&points[a..b]) {
-            if class(code) == ONE && !p.is_zero() {
-                mine.push(if code & NEGATED != 0 { -*p } else { *p });
-            }
-        }
-        sum_points(&mine, engine)
+        let codes = &classified.codes[a..b];
+        let ones = codes
+            .iter()
+            .enumerate()
+            .filter(|&(_, &code)| class(code) == ONE)
+            .map(|(i, &code)| (i, code & NEGATED != 0));
+        sum_selected(&points[a..b], ones, engine)
     })?;
     Ok(sums.into_iter().sum())
 }
 
-/// The sum of `points` (none at infinity): [`pairwise_sum`] on IFMA records where `engine`
-/// runs `P`'s base field, else on arkworks coordinates.
+/// The sum of `points`.
+#[cfg(test)]
 pub(crate) fn sum_points<P: SWCurveConfig>(
     points: &[Affine<P>],
     engine: Option<Engine>,
 ) -> Projective<P> {
+    sum_selected(points, (0..points.len()).map(|i| (i, false)), engine)
+}
+
+/// Σ ±points[i] over `selected` ((i, negate), in order): streamed into [`Accumulators`] on
+/// IFMA records where `engine` runs `P`'s base field, else on arkworks coordinates. Points at
+/// infinity are skipped.
+pub(crate) fn sum_selected<P: SWCurveConfig>(
+    points: &[Affine<P>],
+    selected: impl Iterator<Item = (usize, bool)>,
+    engine: Option<Engine>,
+) -> Projective<P> {
+    let mut selected = selected.filter(|&(i, _)| !points[i].is_zero());
     macro_rules! on_records {
         ($engine:expr, $l:literal) => {
             if let Some(mut backend) = RecordAffine::<P, $l>::new($engine) {
-                let mut records = vec![0u64; 2 * $l * points.len()];
-                convert_records($engine, points, $l, &mut records);
-                return pairwise_sum(&mut backend, &records[..], points);
+                // Each batch's points are negated, gathered and converted into a buffer the
+                // size of the accumulators, which stays in cache.
+                let mut acc = Accumulators::new(&backend);
+                let mut chunk: Vec<Affine<P>> = Vec::with_capacity(STREAM_WIDTH);
+                let mut records = vec![0u64; 2 * $l * STREAM_WIDTH];
+                let mut batch: Vec<Staged> = Vec::with_capacity(STREAM_WIDTH);
+                loop {
+                    chunk.clear();
+                    chunk.extend(selected.by_ref().take(STREAM_WIDTH).map(|(i, neg)| {
+                        if neg {
+                            -points[i]
+                        } else {
+                            points[i]
+                        }
+                    }));
+                    if chunk.is_empty() {
+                        break;
+                    }
+                    convert_records($engine, &chunk, $l, &mut records);
+                    batch.clear();
+                    batch.extend((0..chunk.len()).map(|k| Staged {
+                        dst: 0,
+                        src: k as u32,
+                        negate: false,
+                    }));
+                    acc.push(&mut backend, &records[..], &mut batch, |s| {
+                        chunk[s.src as usize]
+                    });
+                }
+                return acc.finish(&mut backend);
             }
         };
     }
@@ -295,104 +386,138 @@ pub(crate) fn sum_points<P: SWCurveConfig>(
             _ => {}
         }
     }
-    pairwise_sum(&mut ArkworksAffine::<P>::default(), points, points)
+    // Arkworks coordinates read the points where they lie: a batch is its indices.
+    let mut backend = ArkworksAffine::<P>::default();
+    let mut acc = Accumulators::new(&backend);
+    let mut batch: Vec<Staged> = Vec::with_capacity(STREAM_WIDTH);
+    loop {
+        batch.clear();
+        batch.extend(
+            selected
+                .by_ref()
+                .take(STREAM_WIDTH)
+                .map(|(i, negate)| Staged {
+                    dst: 0,
+                    src: i as u32,
+                    negate,
+                }),
+        );
+        if batch.is_empty() {
+            break;
+        }
+        acc.push(&mut backend, points, &mut batch, |s| {
+            let p = points[s.src as usize];
+            if s.negate {
+                -p
+            } else {
+                p
+            }
+        });
+    }
+    acc.finish(&mut backend)
 }
 
-/// Below this many points a level of the pairwise sum is finished projectively: a level of
-/// h additions shares one inversion, worth some twenty additions.
+/// Accumulators of the streamed plain sum: a batch of as many additions shares one inversion,
+/// and accumulators and batch stay in L2 (2 × 512 points of at most 192 bytes).
+const STREAM_WIDTH: usize = 512;
+
+/// Below this many points a level of the final pairwise sum is finished projectively: a level
+/// of h additions shares one inversion, worth some twenty additions.
 const PAIRWISE_MIN: usize = 64;
 
-/// Additions per batch (one inversion each) in a level of the pairwise sum.
-const PAIRWISE_BATCH: usize = 1024;
+/// The running sum of a stream of points, as [`STREAM_WIDTH`] affine accumulators: the first
+/// points fill them, each later batch adds point k into accumulator k (one inversion a batch);
+/// an addition with equal x (a doubling, or P + (−P)) sets its point aside into a projective
+/// sum. The accumulators are added up pairwise at the end.
+struct Accumulators<P: SWCurveConfig, B: AffineBackend<P>> {
+    acc: B::Array,
+    filled: usize,
+    aside: Projective<P>,
+    exceptional: Vec<Exceptional>,
+}
 
-/// Σ points by levels of pairwise affine additions on `backend`, whose `input` holds the
-/// same points as `points` (none at infinity): level 0 adds input point 2k + 1 into a copy
-/// of point 2k, each later level the second half of the pairs it has left into the first,
-/// in batches of [`PAIRWISE_BATCH`] sharing one inversion. A pair with equal x (a doubling,
-/// or P + (−P)) is set aside into a projective sum.
-pub(crate) fn pairwise_sum<P: SWCurveConfig, B: AffineBackend<P>>(
-    backend: &mut B,
-    input: B::Input<'_>,
-    points: &[Affine<P>],
-) -> Projective<P> {
-    let n = points.len();
-    if n < PAIRWISE_MIN {
-        return points.iter().fold(Projective::zero(), |acc, p| acc + p);
+impl<P: SWCurveConfig, B: AffineBackend<P>> Accumulators<P, B> {
+    fn new(backend: &B) -> Self {
+        let mut acc = B::Array::default();
+        backend.reserve(&mut acc, STREAM_WIDTH);
+        Accumulators {
+            acc,
+            filled: 0,
+            aside: Projective::zero(),
+            exceptional: Vec::new(),
+        }
     }
-    let affine = |(x, y): (P::BaseField, P::BaseField)| Affine::<P>::new_unchecked(x, y);
-    let mut aside = Projective::<P>::zero();
-    let mut exceptional = Vec::new();
-    let mut staged: Vec<Staged> = Vec::with_capacity(PAIRWISE_BATCH);
-    // Level 0: sums[k] = points[2k] + points[2k + 1], an odd last point carried.
-    let half = n / 2;
-    let mut sums = B::Array::default();
-    backend.reserve(&mut sums, half + 1);
-    for k in 0..half {
-        backend.load(&mut sums, k, input, 2 * k, false);
+
+    /// Adds ±input[s.src] for each staged s (at most [`STREAM_WIDTH`]; their `dst` is
+    /// overwritten); `point` gives the arkworks point a staged entry adds, for the set-aside.
+    fn push(
+        &mut self,
+        backend: &mut B,
+        input: B::Input<'_>,
+        batch: &mut [Staged],
+        point: impl Fn(&Staged) -> Affine<P>,
+    ) {
+        debug_assert!(batch.len() <= STREAM_WIDTH);
+        let load = (STREAM_WIDTH - self.filled).min(batch.len());
+        for s in &batch[..load] {
+            backend.load(&mut self.acc, self.filled, input, s.src as usize, s.negate);
+            self.filled += 1;
+        }
+        let rest = &mut batch[load..];
+        if rest.is_empty() {
+            return;
+        }
+        for (k, s) in rest.iter_mut().enumerate() {
+            s.dst = k as u32;
+        }
+        backend.add_input(&mut self.acc, input, rest, &mut self.exceptional);
+        for e in &self.exceptional {
+            self.aside += point(&rest[e.index]);
+        }
     }
-    let mut live: Vec<u32> = Vec::with_capacity(half + 1);
-    for first in (0..half).step_by(PAIRWISE_BATCH) {
-        let last = (first + PAIRWISE_BATCH).min(half);
-        staged.clear();
-        staged.extend((first..last).map(|k| Staged {
-            dst: k as u32,
-            src: (2 * k + 1) as u32,
-            negate: false,
-        }));
-        backend.add_input(&mut sums, input, &staged, &mut exceptional);
-        let mut skip = exceptional.iter().map(|e| first + e.index).peekable();
-        for k in first..last {
-            if skip.peek() == Some(&k) {
-                skip.next();
-                aside += points[2 * k];
-                aside += points[2 * k + 1];
-            } else {
-                live.push(k as u32);
+
+    /// The sum: the accumulators added pairwise, level by level (the second of each pair
+    /// copied out and added into the first, one inversion a level), the last few and the
+    /// set-aside projectively.
+    fn finish(mut self, backend: &mut B) -> Projective<P> {
+        let affine = |(x, y): (P::BaseField, P::BaseField)| Affine::<P>::new_unchecked(x, y);
+        let mut live: Vec<u32> = (0..self.filled as u32).collect();
+        let mut next: Vec<u32> = Vec::with_capacity(live.len() / 2 + 1);
+        let mut seconds = B::Array::default();
+        let mut staged: Vec<Staged> = Vec::with_capacity(live.len() / 2);
+        while live.len() >= PAIRWISE_MIN {
+            let half = live.len() / 2;
+            backend.reserve(&mut seconds, half);
+            for k in 0..half {
+                backend.copy(&mut seconds, k, &self.acc, live[2 * k + 1] as usize);
             }
-        }
-    }
-    if n % 2 == 1 {
-        backend.load(&mut sums, half, input, n - 1, false);
-        live.push(half as u32);
-    }
-    // Later levels: the second of each pair copied out, added into the first.
-    let mut seconds = B::Array::default();
-    let mut next: Vec<u32> = Vec::with_capacity(live.len() / 2 + 1);
-    while live.len() >= PAIRWISE_MIN {
-        let half = live.len() / 2;
-        backend.reserve(&mut seconds, half);
-        for k in 0..half {
-            backend.copy(&mut seconds, k, &sums, live[2 * k + 1] as usize);
-        }
-        next.clear();
-        for first in (0..half).step_by(PAIRWISE_BATCH) {
-            let last = (first + PAIRWISE_BATCH).min(half);
             staged.clear();
-            staged.extend((first..last).map(|k| Staged {
+            staged.extend((0..half).map(|k| Staged {
                 dst: live[2 * k],
                 src: k as u32,
                 negate: false,
             }));
-            backend.add_array(&mut sums, &seconds, &staged, &mut exceptional);
-            let mut skip = exceptional.iter().map(|e| first + e.index).peekable();
-            for k in first..last {
+            backend.add_array(&mut self.acc, &seconds, &staged, &mut self.exceptional);
+            let mut skip = self.exceptional.iter().map(|e| e.index).peekable();
+            next.clear();
+            for k in 0..half {
                 if skip.peek() == Some(&k) {
                     skip.next();
-                    aside += affine(backend.get(&sums, live[2 * k] as usize));
-                    aside += affine(backend.get(&seconds, k));
+                    self.aside += affine(backend.get(&self.acc, live[2 * k] as usize));
+                    self.aside += affine(backend.get(&seconds, k));
                 } else {
                     next.push(live[2 * k]);
                 }
             }
+            if live.len() % 2 == 1 {
+                next.push(live[live.len() - 1]);
+            }
+            std::mem::swap(&mut live, &mut next);
         }
-        if live.len() % 2 == 1 {
-            next.push(live[live.len() - 1]);
-        }
-        std::mem::swap(&mut live, &mut next);
+        live.iter().fold(self.aside, |acc, &k| {
+            acc + affine(backend.get(&self.acc, k as usize))
+        })
     }
-    live.iter().fold(aside, |acc, &k| {
-        acc + affine(backend.get(&sums, k as usize))
-    })
 }
 
 #[cfg(test)]
@@ -401,44 +526,57 @@ mod tests {
     use ark_ec::CurveGroup;
     use ark_std::UniformRand;
 
-    /// Inputs that take every turn of the pairwise sum: below and across the projective
-    /// threshold, odd lengths, more than one batch per level, and pairs with equal x at
-    /// level 0 (P + P, P + (−P)) and at later levels (equal sums).
+    /// Inputs that take every turn of the streamed sum: below and across the projective
+    /// threshold and the accumulator width, odd lengths, several batches, and additions with
+    /// equal x in the stream (P + P, P + (−P) into an accumulator) and in the final pairwise
+    /// levels (equal sums), points at infinity among them.
     fn cases<P: SWCurveConfig>() -> Vec<Vec<Affine<P>>> {
         let mut rng = ark_std::test_rng();
         let random = |n: usize, rng: &mut _| -> Vec<Affine<P>> {
             (0..n).map(|_| Affine::<P>::rand(rng)).collect()
         };
         let (a, b) = (Affine::<P>::rand(&mut rng), Affine::<P>::rand(&mut rng));
-        let mut out: Vec<Vec<Affine<P>>> = [0, 1, 2, 63, 64, 65, 127, 2 * PAIRWISE_BATCH + 3]
+        let w = STREAM_WIDTH;
+        let mut out: Vec<Vec<Affine<P>>> = [0, 1, 2, 63, 64, 65, 127, w - 1, w, w + 1, 3 * w + 7]
             .iter()
             .map(|&n| random(n, &mut rng))
             .collect();
         out.push(vec![a; 300]);
-        out.push((0..301).map(|i| if i % 2 == 0 { a } else { -a }).collect());
+        out.push(vec![a; 2 * w + 5]);
+        out.push(
+            (0..2 * w + 1)
+                .map(|i| if i % 2 == 0 { a } else { -a })
+                .collect(),
+        );
         out.push((0..256).map(|i| if i % 2 == 0 { a } else { b }).collect());
-        let mut mixed = random(4 * PAIRWISE_BATCH + 1, &mut rng);
+        let mut mixed = random(4 * w + 1, &mut rng);
         for i in (0..mixed.len()).step_by(7) {
             mixed[i] = a;
         }
         for i in (3..mixed.len()).step_by(11) {
             mixed[i] = -a;
         }
+        for i in (5..mixed.len()).step_by(13) {
+            mixed[i] = Affine::<P>::identity();
+        }
         out.push(mixed);
         out
     }
 
-    fn check<P: SWCurveConfig>() {
-        let engines = [
+    fn engines() -> [Option<Engine>; 3] {
+        [
             None,
             Some(Engine::Emulated(crate::ifma::Emulated)),
             crate::ifma::Ifma::Auto.engine(),
-        ];
+        ]
+    }
+
+    fn check<P: SWCurveConfig>() {
         for points in cases::<P>() {
             let naive = points
                 .iter()
                 .fold(Projective::<P>::zero(), |acc, p| acc + p);
-            for engine in engines {
+            for engine in engines() {
                 let sum = sum_points(&points, engine);
                 assert_eq!(
                     sum.into_affine(),
@@ -447,11 +585,33 @@ mod tests {
                     points.len()
                 );
             }
+            // A selection with signs: every third point left out, every other one negated.
+            let selected = || {
+                (0..points.len())
+                    .filter(|i| i % 3 != 1)
+                    .map(|i| (i, i % 2 == 1))
+            };
+            let naive = selected().fold(Projective::<P>::zero(), |acc, (i, neg)| {
+                if neg {
+                    acc - points[i]
+                } else {
+                    acc + points[i]
+                }
+            });
+            for engine in engines() {
+                let sum = sum_selected(&points, selected(), engine);
+                assert_eq!(
+                    sum.into_affine(),
+                    naive.into_affine(),
+                    "selected n={} engine={engine:?}",
+                    points.len()
+                );
+            }
         }
     }
 
     #[test]
-    fn pairwise_sums_equal_the_naive_sum_on_every_backend() {
+    fn streamed_sums_equal_the_naive_sum_on_every_backend() {
         check::<ark_bn254::g1::Config>();
         check::<ark_bls12_381::g1::Config>();
         check::<crate::curves::bls24_315::g1::Config>();

@@ -153,28 +153,28 @@ pub(crate) fn decompose_into<F: PrimeField>(
     decompose_by(scalars, |_, s| (s.into_bigint(), false), windowing, out)
 }
 
-/// The digits of the scalars whose class code `holds` takes, the others left zero: a code
-/// marked [`crate::classes::NEGATED`] has the digits of r − s, negated (Σ −d_j·2^(cj) =
-/// −(r − s) = s mod r), so the class runs over the points in place, none copied or negated.
-/// `codes` are those of `scalars`, index for index.
-pub(crate) fn decompose_coded_into<F: PrimeField>(
-    scalars: &[F],
+/// The digits of the scalars whose class code `holds` takes, the others left zero: `ints`
+/// holds each scalar's integer in the shorter form (`ints.len() / codes.len()` limbs per
+/// code), and a code marked [`crate::classes::NEGATED`] (its integer is r − s) gets the
+/// digits of r − s, negated (Σ −d_j·2^(cj) = −(r − s) = s mod r), so the class runs over the
+/// points in place, none copied or negated.
+pub(crate) fn decompose_coded_into(
     codes: &[u8],
+    ints: &[u64],
     holds: impl Fn(u8) -> bool,
     windowing: Windowing,
     out: &mut [&mut [i16]],
 ) {
     let negated = crate::classes::NEGATED;
+    let limbs = ints.len() / codes.len().max(1);
+    let none: &[u64] = &[];
     decompose_by(
-        scalars,
-        |i, s| {
-            let code = codes[i];
+        codes,
+        |i, &code| {
             if !holds(code) {
-                (F::BigInt::default(), false)
-            } else if code & negated != 0 {
-                ((-*s).into_bigint(), true)
+                (none, false)
             } else {
-                (s.into_bigint(), false)
+                (&ints[i * limbs..(i + 1) * limbs], code & negated != 0)
             }
         },
         windowing,
@@ -334,13 +334,26 @@ mod tests {
             // Every small one as s and as r − s, plus one the codes leave out.
             let mut scalars: Vec<F> = smalls.iter().flat_map(|&s| [s, -s]).collect();
             scalars.push(F::from(u128::MAX));
-            let codes: Vec<u8> = scalars.iter().map(crate::classes::classify_one).collect();
-            let in_class = |code: u8| (code & !crate::classes::NEGATED) as usize <= 5;
+            // The codes and shorter-form integers of the classification pass.
+            let limbs = F::BigInt::default().as_ref().len();
+            let mut ints = vec![0u64; scalars.len() * limbs];
+            let codes: Vec<u8> = scalars
+                .iter()
+                .zip(ints.chunks_exact_mut(limbs))
+                .map(|(s, int)| crate::classes::classify_into(s, int))
+                .collect();
+            assert!(codes
+                .iter()
+                .zip(&scalars)
+                .all(|(&code, s)| code == crate::classes::classify_one(s)));
+            // Size classes only (zero and ±1 never take digits, nor keep integers).
+            let in_class =
+                |code: u8| (2..=5).contains(&((code & !crate::classes::NEGATED) as usize));
             for c in 1..=MAX_WINDOW {
                 let w = Windowing::for_bits(64, c);
                 let mut store = vec![vec![0i16; scalars.len()]; w.chunks];
                 let mut out: Vec<&mut [i16]> = store.iter_mut().map(|v| v.as_mut_slice()).collect();
-                decompose_coded_into(&scalars, &codes, in_class, w, &mut out);
+                decompose_coded_into(&codes, &ints, in_class, w, &mut out);
                 let half = 1i32 << (c - 1);
                 for (i, &s) in scalars.iter().enumerate() {
                     let d: Vec<i16> = store.iter().map(|v| v[i]).collect();

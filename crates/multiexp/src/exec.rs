@@ -204,18 +204,20 @@ pub(crate) fn digits_of_bigints<B: BigInteger>(
 }
 
 /// The digits of the scalars of one class in place ([`decompose_coded_into`]): the scalars
-/// whose code `holds` takes, r − s ones as negated digits, all others zero.
-pub(crate) fn digits_coded<F: PrimeField>(
-    scalars: &[F],
+/// whose code `holds` takes, from the integers of the classification pass (`ints`, the same
+/// number of limbs per code), r − s ones as negated digits, all others zero.
+pub(crate) fn digits_coded(
     codes: &[u8],
+    ints: &[u64],
     holds: impl Fn(u8) -> bool + Sync,
     windowing: Windowing,
     workers: usize,
 ) -> Result<Digits, Error> {
-    let (digits, _) = digits_by(scalars.len(), windowing, workers, |range, out| {
+    let limbs = ints.len() / codes.len().max(1);
+    let (digits, _) = digits_by(codes.len(), windowing, workers, |range, out| {
         decompose_coded_into(
-            &scalars[range.clone()],
-            &codes[range],
+            &codes[range.clone()],
+            &ints[range.start * limbs..range.end * limbs],
             &holds,
             windowing,
             out,

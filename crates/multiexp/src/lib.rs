@@ -276,7 +276,7 @@ pub fn msm_with<P: SWCurveConfig>(
             return exec::execute(&plan, points, &digits, false).map(|(r, _)| r);
         }
     }
-    let pass = classes::classified_bytes(n);
+    let pass = classes::classified_bytes::<P::ScalarField>(n);
     check_memory("classifying the scalars", pass)?;
     asm::notice_once();
     let classified = classes::classify(scalars, workers)?;
@@ -294,7 +294,7 @@ pub fn msm_with<P: SWCurveConfig>(
             .unwrap_or(0);
         check_memory("this MSM by scalar classes", pass.saturating_add(most))?;
         let engine = config.ifma.engine();
-        return classes::execute_classes(points, scalars, &classified, &class_plan, engine);
+        return classes::execute_classes(points, &classified, &class_plan, engine);
     }
     let plan = match class_plan.whole() {
         Some(plan) => plan.clone(),
