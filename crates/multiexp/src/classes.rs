@@ -33,17 +33,8 @@ fn class(code: u8) -> usize {
 /// The class code of one scalar.
 #[inline(always)]
 pub(crate) fn classify_one<F: PrimeField>(s: &F) -> u8 {
-    if s.is_zero() {
-        return ZERO as u8;
-    }
-    if *s == F::ONE {
-        return ONE as u8;
-    }
-    // −1, without leaving the Montgomery form.
-    if (*s + F::ONE).is_zero() {
-        return ONE as u8 | NEGATED;
-    }
-    classify_big::<F>(&s.into_bigint())
+    let mut int = F::BigInt::default();
+    classify_into(s, int.as_mut())
 }
 
 /// The class code of one scalar, its integer in the shorter form (s, or r − s where the code
@@ -57,27 +48,20 @@ pub(crate) fn classify_into<F: PrimeField>(s: &F, int: &mut [u64]) -> u8 {
     if *s == F::ONE {
         return ONE as u8;
     }
+    // −1, without leaving the Montgomery form.
     if (*s + F::ONE).is_zero() {
         return ONE as u8 | NEGATED;
     }
     let big = s.into_bigint();
-    let bits = big.num_bits();
-    if bits <= 128 {
+    let code = classify_big::<F>(&big);
+    if code & NEGATED != 0 {
+        let mut neg = F::MODULUS;
+        neg.sub_with_borrow(&big);
+        int.copy_from_slice(neg.as_ref());
+    } else {
         int.copy_from_slice(big.as_ref());
-        return class_of_bits(bits) as u8;
     }
-    let mut neg = F::MODULUS;
-    neg.sub_with_borrow(&big);
-    match class_of_bits(neg.num_bits()) {
-        FULL => {
-            int.copy_from_slice(big.as_ref());
-            FULL as u8
-        }
-        c => {
-            int.copy_from_slice(neg.as_ref());
-            c as u8 | NEGATED
-        }
-    }
+    code
 }
 
 /// The class code of a scalar's integer (below r).
