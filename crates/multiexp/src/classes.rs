@@ -3,10 +3,12 @@
 //!
 //! The pass keeps one class code per scalar (its class, and whether r − s is the shorter
 //! form): zero and ±1 are told by a comparison of the Montgomery form, the others leave it
-//! once to be measured. A size class leaves it again where its digits are taken (gathered
-//! with its points, the point negated where r − s was the shorter form), so the classes that
-//! need no digits (zero, ±1) cost the pass one byte each. Uniform-looking scalars skip the
-//! pass: the one-MSM digit pass counts their classes on the way (`exec::digits_counting`).
+//! once to be measured, and the pass keeps their integer in the shorter form, from which the
+//! size class takes its digits (in place, or gathered with its points, the point negated
+//! where r − s was the shorter form). The integers live in a zeroed allocation that only
+//! size classes write, so the classes that need no digits (zero, ±1) cost the pass about one
+//! byte each. Uniform-looking scalars skip the pass: the one-MSM digit pass counts their
+//! classes on the way (`exec::digits_counting`).
 
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::AffineRepr;
