@@ -41,7 +41,9 @@ use crate::bucket::{batch_size, ifma_batch_size, BucketSet, Processor, Records, 
 use crate::curves::{CurveSpec, CurveVisitor};
 use crate::digits::{Windowing, MAX_WINDOW};
 use crate::plan::cost::CostModel;
-use crate::profile::{Host, Profile, TaskWeights, Weights, WindowWeights, MULTIEXP_VERSION};
+use crate::profile::{
+    Caches, Host, Profile, TaskWeights, Weights, WindowWeights, MULTIEXP_VERSION,
+};
 use crate::{Error, Ifma};
 
 /// The curves calibration measures unless told otherwise: the G1 groups most MSMs run on.
@@ -127,12 +129,16 @@ pub fn calibrate(
     let (warm, cold) = measure_dispatch(threads)?;
     // An MSM starts one phase cold and the next ones warm.
     let dispatch = (warm + cold) / 2.0;
-    let mut profile = Profile::empty(Host {
-        cpu: cpu_model(),
-        cores,
-        date: utc_now(),
-        multiexp_version: MULTIEXP_VERSION.to_string(),
-    });
+    let mut profile = Profile::empty(
+        Host {
+            cpu: cpu_model(),
+            cores,
+            date: utc_now(),
+            multiexp_version: MULTIEXP_VERSION.to_string(),
+            ..Host::default()
+        }
+        .with_caches(&Caches::host()),
+    );
     let mut samples = vec![json!({"dispatch_warm_ns": warm, "dispatch_cold_ns": cold})];
     for spec in &specs {
         let (weights, raw) = crate::curves::visit(

@@ -127,6 +127,7 @@ impl CurveVisitor for PlanRun {
                     "n": args.n,
                     "cores": cores,
                     "profile": source.to_string(),
+                    "caches": multiexp::profile::Caches::host().describe(),
                     "unit": "ms",
                     "chosen": plan_json(chosen),
                     "candidates": report.candidates().iter().map(plan_json).collect::<Vec<_>>(),
@@ -150,8 +151,13 @@ impl CurveVisitor for PlanRun {
             }
             Format::Table => {
                 println!(
-                    "{} n={} P={} cores, profile {} (modeled ms; ratio = makespan / chosen makespan)",
-                    spec.name, args.n, cores, source
+                    "{} n={} P={} cores, profile {} carried to {} (modeled ms; ratio = \
+                     makespan / chosen makespan)",
+                    spec.name,
+                    args.n,
+                    cores,
+                    source,
+                    multiexp::profile::Caches::host().describe()
                 );
                 println!(
                     "  {:>2} {:>4} {:<14} {:>12} {:>12} {:>7}",

@@ -271,9 +271,19 @@ impl CurveVisitor for VerifyRun {
         };
         if args.format == Format::Table {
             println!(
-                "{} --verify-plan threads={} scalars={} profile={} (interleaved, {:?} of each \
-                 variant; slowdown = chosen / best)",
-                spec.name, args.threads, args.scalars, args.profile_source, args.stat
+                "{} --verify-plan threads={} scalars={} profile={} carried to {}, path {} \
+                 (interleaved, {:?} of each variant; slowdown = chosen / best)",
+                spec.name,
+                args.threads,
+                args.scalars,
+                args.profile_source,
+                multiexp::profile::Caches::host().describe(),
+                if multiexp::unstable::ifma_runs::<P>() {
+                    "IFMA"
+                } else {
+                    "portable"
+                },
+                args.stat
             );
             println!(
                 "{:>8} {:<22} {:<22} {:>8} {:>10} {:>10} {:>6} {:>4} {:>4}",

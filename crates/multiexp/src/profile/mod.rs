@@ -34,8 +34,13 @@ use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
+mod cache;
 mod discovery;
 
+pub use cache::{
+    miss_fraction, miss_weight, price_factor, Caches, DEFAULT_L2, DEFAULT_L3_SHARE,
+    MISS_WEIGHT_BATCH_AFFINE, MISS_WEIGHT_XYZZ,
+};
 pub use discovery::{
     default_profile_path, discovered, resolve_profile, Discovered, ProfileChoice, ProfileSearch,
     ProfileSource, PROFILE_ENV,
@@ -184,6 +189,37 @@ impl Weights {
         Self::estimate(mul_ns)
     }
 
+    /// These weights, measured on a host with caches `from`, as the cache model prices them on
+    /// a host with caches `to` (the module `cache.rs`): each window's `point` and `bucket`
+    /// prices of each processor scale by the ratio of its bucket set's price factors on the
+    /// two hosts. `fixed` (resetting and scanning buckets in order) is not a random access and
+    /// stays; a `bucket` price that would break the invariant fixed + B·(bucket - point) ≥ 0
+    /// is raised to meet it. Equal caches give the weights back unchanged.
+    pub fn carried(&self, spec: &CurveSpec, from: &Caches, to: &Caches) -> Weights {
+        let mut out = self.clone();
+        let fe = 8.0 * spec.base_limbs as f64 * spec.extension_degree as f64;
+        let record = 16.0 * (spec.base_bits as u64 + 1).div_ceil(52) as f64;
+        for w in &mut out.windows {
+            let buckets = (1u64 << (w.window - 1)) as f64;
+            let scale = |t: &mut TaskWeights, processor: Processor, bytes: f64| {
+                let footprint = buckets * bytes;
+                let f = price_factor(processor, footprint, to)
+                    / price_factor(processor, footprint, from);
+                if f == 1.0 {
+                    return;
+                }
+                t.point *= f;
+                t.bucket = (t.bucket * f).max(t.point - t.fixed / buckets);
+            };
+            scale(&mut w.xyzz, Processor::Xyzz, 4.0 * fe);
+            scale(&mut w.batch_affine, Processor::BatchAffine, 2.0 * fe + 8.0);
+            if let Some(t) = w.batch_affine_ifma.as_mut() {
+                scale(t, Processor::BatchAffineIfma, record + 8.0);
+            }
+        }
+        out
+    }
+
     /// The weights of window `c` (clamped to the windows present).
     pub fn window(&self, c: u32) -> &WindowWeights {
         let i = (c.max(1) as usize - 1).min(self.windows.len().saturating_sub(1));
@@ -277,6 +313,32 @@ pub struct Host {
     pub date: String,
     /// multiexp version that measured it.
     pub multiexp_version: String,
+    /// The L2 of one of its cores, bytes; absent in profiles that did not record it (their
+    /// weights are then taken as they are, as if measured on the planning host).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l2_bytes: Option<u64>,
+    /// One core's share of its L3, bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub l3_share_bytes: Option<u64>,
+}
+
+impl Host {
+    /// The caches recorded with the profile, where its L2 was.
+    pub fn caches(&self) -> Option<Caches> {
+        self.l2_bytes.map(|l2| Caches {
+            l1d: None,
+            l2: Some(l2),
+            l3_share: self.l3_share_bytes,
+            source: "profile",
+        })
+    }
+
+    /// Records `caches` with the profile.
+    pub fn with_caches(mut self, caches: &Caches) -> Self {
+        self.l2_bytes = caches.l2;
+        self.l3_share_bytes = caches.l3_share;
+        self
+    }
 }
 
 /// A cost profile: weights per curve/group name.
@@ -361,9 +423,32 @@ impl Profile {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
-    /// The weights for `spec`: this profile's if it has them, else the built-in profile's,
-    /// else estimated from operation counts.
+    /// The weights for `spec` on this host: this profile's if it has them, else the built-in
+    /// profile's, else estimated from operation counts; carried from the caches of the host
+    /// that measured them to this host's ([`Weights::carried`], [`Caches::host`]).
     pub fn weights(&self, spec: &CurveSpec) -> Weights {
+        self.weights_on(spec, &Caches::host())
+    }
+
+    /// The weights for `spec` on a host with `caches` (see [`Profile::weights`]). Weights
+    /// whose profile recorded no caches, and estimates, are taken as they are.
+    pub fn weights_on(&self, spec: &CurveSpec, caches: &Caches) -> Weights {
+        let builtin = Profile::builtin();
+        let found = match self.curves.get(spec.name) {
+            Some(w) => Some((w, &self.host)),
+            None => builtin.curves.get(spec.name).map(|w| (w, &builtin.host)),
+        };
+        match found {
+            Some((w, host)) => match host.caches() {
+                Some(from) => w.carried(spec, &from, caches),
+                None => w.clone(),
+            },
+            None => Weights::estimate_for(spec),
+        }
+    }
+
+    /// The weights for `spec` as the profile holds them, measured on its host.
+    pub fn measured(&self, spec: &CurveSpec) -> Weights {
         self.curves
             .get(spec.name)
             .or_else(|| Profile::builtin().curves.get(spec.name))
@@ -394,6 +479,8 @@ mod tests {
             cores: 2,
             date: "2025-01-01T00:00:00Z".into(),
             multiexp_version: MULTIEXP_VERSION.into(),
+            l2_bytes: Some(1 << 20),
+            l3_share_bytes: Some(16 << 20),
         });
         let spec = curves::spec("bn254-g1").unwrap();
         p.curves
@@ -461,5 +548,56 @@ mod tests {
         let spec = curves::spec("bls12-381-g1").unwrap();
         let empty = Profile::empty(Host::default());
         assert_eq!(empty.weights(&spec), Profile::builtin().weights(&spec));
+    }
+
+    fn zen3() -> Caches {
+        Caches {
+            l1d: Some(32 << 10),
+            l2: Some(512 << 10),
+            l3_share: Some(16 << 20),
+            source: "test",
+        }
+    }
+
+    #[test]
+    fn weights_carry_unchanged_to_equal_caches_and_validly_to_others() {
+        let builtin = Profile::builtin();
+        let home = builtin.host.caches().unwrap();
+        for name in curves::NAMES {
+            let spec = curves::spec(name).unwrap();
+            let measured = builtin.measured(&spec);
+            assert_eq!(measured.carried(&spec, &home, &home), measured, "{name}");
+            assert_eq!(builtin.weights_on(&spec, &home), measured, "{name}");
+            for to in [zen3(), Caches::UNKNOWN] {
+                let carried = builtin.weights_on(&spec, &to);
+                carried.validate(name).unwrap();
+                for (a, b) in measured.windows.iter().zip(&carried.windows) {
+                    // A smaller L2 never makes a window cheaper, and fixed parts stay.
+                    assert!(b.xyzz.point >= a.xyzz.point && b.xyzz.fixed == a.xyzz.fixed);
+                    assert!(b.batch_affine.point >= a.batch_affine.point);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_smaller_l2_raises_the_price_of_the_windows_that_outgrow_it() {
+        let spec = curves::spec("bn254-g1").unwrap();
+        let builtin = Profile::builtin();
+        let measured = builtin.measured(&spec);
+        let carried = builtin.weights_on(&spec, &zen3());
+        let ratio =
+            |c: u32| carried.window(c).batch_affine.point / measured.window(c).batch_affine.point;
+        // Affine BN254 buckets are 72 bytes: 2^12 of them (c = 13) fit 512 KiB, 2^15 do not.
+        assert_eq!(ratio(13), 1.0);
+        let footprint = 32768.0 * 72.0;
+        let factor = |l2: f64| 1.0 + MISS_WEIGHT_BATCH_AFFINE * miss_fraction(footprint, l2);
+        let expect16 = factor(512.0 * 1024.0) / factor(2048.0 * 1024.0);
+        assert!((ratio(16) - expect16).abs() < 1e-9, "{}", ratio(16));
+        assert!(ratio(14) < ratio(15) && ratio(15) < ratio(16));
+        // A profile that recorded no caches is taken as measured wherever it plans.
+        let mut bare = builtin.clone();
+        bare.host.l2_bytes = None;
+        assert_eq!(bare.weights_on(&spec, &zen3()), measured);
     }
 }
