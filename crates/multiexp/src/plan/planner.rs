@@ -37,8 +37,10 @@ use crate::profile::Weights;
 use crate::Error;
 
 mod decide;
+mod table;
 pub(crate) use decide::tail_chunks;
 pub use decide::{Candidate, CandidatePrice, Decision};
+pub use table::{TableForm, TableLayout, TablePrice, TableQuery};
 
 /// Smallest window the engine implements.
 pub const MIN_WINDOW: u32 = 1;
