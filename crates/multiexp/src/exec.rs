@@ -22,13 +22,14 @@ use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ff::{BigInteger, PrimeField, Zero};
 use rayon::ThreadPool;
 
-use crate::bucket::{convert_records, BucketSet, RecordSlice, Records};
+use crate::bucket::{convert_records, BucketSet, Processor, RecordSlice, Records, TaskShape};
 use crate::digits::{
     decompose_bigints_into, decompose_coded_into, decompose_counting_into, decompose_into, Digits,
     Windowing,
 };
 use crate::ifma::Engine;
 use crate::plan::classes::ScalarStats;
+use crate::plan::planner::TableLayout;
 use crate::plan::{Plan, SplitKind};
 use crate::reduce::horner;
 use crate::Error;
@@ -261,7 +262,7 @@ pub(crate) fn records<P: SWCurveConfig>(
 
 /// Converts `points` into `out` (2·`limbs` u64 per point) on `workers` workers, in ranges of
 /// whole groups of 8 points.
-fn records_into<P: SWCurveConfig>(
+pub(crate) fn records_into<P: SWCurveConfig>(
     points: &[Affine<P>],
     engine: Engine,
     limbs: usize,
@@ -443,6 +444,176 @@ fn execute_streamed<P: SWCurveConfig>(
     Ok(combine(plan, per_worker, trace))
 }
 
+/// A table of bases as [`execute_table`] reads it: `copies` blocks of `n` points, block j
+/// holding 2^(j·stride)·P_i at j·n + i, as arkworks points, IFMA records, or both.
+pub(crate) struct TableRef<'a, P: SWCurveConfig> {
+    /// Bases per block.
+    pub(crate) n: usize,
+    /// The arkworks points, where kept.
+    pub(crate) points: Option<&'a [Affine<P>]>,
+    /// The IFMA records, where kept.
+    pub(crate) records: Option<RecordSlice<'a>>,
+}
+
+impl<P: SWCurveConfig> Clone for TableRef<'_, P> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<P: SWCurveConfig> Copy for TableRef<'_, P> {}
+
+/// How [`execute_table`] runs: the table's layout, the processor and parts per window.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TableRun {
+    /// The table's layout.
+    pub(crate) layout: TableLayout,
+    /// The windowing of full scalars at the layout's window (its K chunks).
+    pub(crate) windowing: Windowing,
+    /// The processor of every task.
+    pub(crate) processor: Processor,
+    /// Parts per window.
+    pub(crate) parts: usize,
+    /// Where IFMA tasks run.
+    pub(crate) engine: Option<Engine>,
+}
+
+/// One task of a table run: window `group` of scalar vector `job`, over positions
+/// `start..end` of that window's points (its multiples one after the other).
+#[derive(Clone, Copy, Debug)]
+struct TableTask {
+    job: usize,
+    group: usize,
+    start: usize,
+    end: usize,
+    /// Its bucket count.
+    buckets: usize,
+}
+
+/// Runs one MSM per digit set of `digits` over `table` (see `plan/planner/table.rs`): window
+/// g of job q adds digit k = j·G + g of every scalar into the buckets of multiple j; the G
+/// window sums are combined by Horner's rule. Tasks (job × window × part) are assigned by the
+/// LPT schedule of their point counts; a part is a range of the window's points.
+///
+/// The top digit k = K − 1 has few buckets (`Windowing::buckets`): its multiple is a task of
+/// its own over that many buckets, as the top chunk of a plain MSM is. Among the regular
+/// digits of its window, its points would crowd a few buckets, so that batch-affine batches
+/// could not fill and most of them would conflict.
+pub(crate) fn execute_table<P: SWCurveConfig>(
+    table: TableRef<'_, P>,
+    run: &TableRun,
+    digits: &[Digits],
+    workers: usize,
+) -> Result<Vec<Projective<P>>, Error> {
+    let layout = run.layout;
+    let n = table.n;
+    let full = 1usize << (layout.window - 1);
+    let top = layout.chunks - 1;
+    let top_buckets = run.windowing.buckets(top);
+    // The window and the first position of the top digit's multiple, if it runs alone.
+    let top_alone = (top_buckets < full).then_some((top % layout.groups, top / layout.groups * n));
+    let mut tasks = Vec::new();
+    for job in 0..digits.len() {
+        for group in 0..layout.groups {
+            let mut len = n * layout.copies_in(group);
+            if let Some((_, start)) = top_alone.filter(|&(g, _)| g == group) {
+                tasks.push(TableTask {
+                    job,
+                    group,
+                    start,
+                    end: len,
+                    buckets: top_buckets,
+                });
+                len = start;
+            }
+            let parts = run.parts.clamp(1, len.max(1));
+            for part in 0..parts {
+                let (start, end) = (part * len / parts, (part + 1) * len / parts);
+                if start < end {
+                    tasks.push(TableTask {
+                        job,
+                        group,
+                        start,
+                        end,
+                        buckets: full,
+                    });
+                }
+            }
+        }
+    }
+    let costs: Vec<f64> = tasks.iter().map(|t| (t.end - t.start) as f64).collect();
+    let schedule = crate::plan::makespan::lpt(&costs, workers.max(1)).workers;
+    let per_worker = on_workers(schedule, |_, mine| {
+        let mut set = BucketSet::<P>::with_engine(run.engine);
+        mine.iter()
+            .map(|&t| {
+                let task = tasks[t];
+                let job = &digits[task.job];
+                let sum = run_table_task(&mut set, table, run, job, task);
+                (task.job, task.group, sum.into_projective())
+            })
+            .collect::<Vec<_>>()
+    })?;
+    let mut sums = vec![vec![Projective::<P>::zero(); layout.groups]; digits.len()];
+    for (job, group, sum) in per_worker.into_iter().flatten() {
+        sums[job][group] += sum;
+    }
+    Ok(sums.iter().map(|s| horner(s, layout.window)).collect())
+}
+
+/// One table task: its positions cut at the multiples' boundaries, each piece accumulated
+/// with the digits of its own window.
+fn run_table_task<P: SWCurveConfig>(
+    set: &mut BucketSet<P>,
+    table: TableRef<'_, P>,
+    run: &TableRun,
+    digits: &Digits,
+    task: TableTask,
+) -> crate::xyzz::Xyzz<P> {
+    let (n, groups) = (table.n, run.layout.groups);
+    // Piece of multiple j: its positions lo..hi within the block, its window's digits.
+    let pieces = (task.start / n.max(1)..task.end.div_ceil(n.max(1))).map(move |j| {
+        let lo = task.start.max(j * n) - j * n;
+        let hi = task.end.min((j + 1) * n) - j * n;
+        (j, lo, hi, j * groups + task.group)
+    });
+    let mut processor = run.processor;
+    if processor == Processor::BatchAffineIfma && table.records.is_none() {
+        processor = Processor::BatchAffine;
+    }
+    // Sparse or skewed digits (small scalars; the few buckets of the top digit) go to XYZZ,
+    // as in a plain MSM.
+    if let Some((_, lo, hi, chunk)) = pieces.clone().next() {
+        processor =
+            crate::bucket::refine(processor, &digits.chunk(chunk)[lo..hi], run.layout.window);
+    }
+    set.begin(TaskShape {
+        processor,
+        buckets: task.buckets,
+        window: run.layout.window,
+        batch: None,
+    });
+    for (j, lo, hi, chunk) in pieces {
+        let d = &digits.chunk(chunk)[lo..hi];
+        let (a, b) = (j * n + lo, j * n + hi);
+        match (table.points, table.records, run.engine) {
+            (Some(points), records, _) => {
+                set.accumulate(&points[a..b], records.map(|r| r.range(a, b)), d)
+            }
+            (None, Some(records), _) if processor == Processor::BatchAffineIfma => {
+                set.accumulate_records(records.range(a, b), d)
+            }
+            (None, Some(records), Some(engine)) => {
+                // A table of records alone, on a processor that reads points: this piece's.
+                let points = crate::bucket::decode_records::<P>(engine, records.range(a, b));
+                set.accumulate(&points, None, d)
+            }
+            _ => {}
+        }
+    }
+    set.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -487,6 +658,65 @@ mod tests {
         check::<ark_secp256r1::Config>(engine);
         check::<ark_bls12_381::g1::Config>(engine);
         check::<crate::curves::bls24_315::g1::Config>(engine);
+    }
+
+    /// A table run cut into 1..=4 parts by points, on one to three workers,
+    /// with several jobs, equals arkworks' MSM of each job (table of 3 multiples, window 8).
+    #[test]
+    fn table_runs_equal_arkworks_for_every_part_count() {
+        type P = ark_bls12_381::g1::Config;
+        let n = 300;
+        let points = crate::sample::points::<P>(n, 5);
+        let layout = TableLayout::new(
+            8,
+            Windowing::new(ark_bls12_381::Fr::MODULUS.as_ref(), 8).chunks,
+            3,
+        );
+        let stride = layout.stride();
+        let mut table = points.clone();
+        for j in 1..layout.copies {
+            let prev = table[(j - 1) * n..j * n].to_vec();
+            table.extend(prev.iter().map(|p| {
+                let mut q: Projective<P> = (*p).into();
+                for _ in 0..stride {
+                    q = q + q;
+                }
+                ark_ec::CurveGroup::into_affine(q)
+            }));
+        }
+        let jobs: Vec<Vec<ark_bls12_381::Fr>> =
+            (0..3).map(|s| crate::sample::scalars(n, 10 + s)).collect();
+        let expected: Vec<Projective<P>> = jobs
+            .iter()
+            .map(|s| <Projective<P> as VariableBaseMSM>::msm_unchecked(&points, s))
+            .collect();
+        let w = Windowing::new(ark_bls12_381::Fr::MODULUS.as_ref(), 8);
+        let digits: Vec<Digits> = jobs.iter().map(|s| digits(s, w, 2).unwrap()).collect();
+        let view = TableRef {
+            n,
+            points: Some(&table[..]),
+            records: None,
+        };
+        for processor in [Processor::BatchAffine, Processor::Xyzz] {
+            for parts in 1..=4 {
+                for workers in 1..=3 {
+                    let run = TableRun {
+                        layout,
+                        windowing: w,
+                        processor,
+                        parts,
+                        engine: None,
+                    };
+                    let got = execute_table(view, &run, &digits, workers).unwrap();
+                    assert_eq!(
+                        got, expected,
+                        "{processor:?} {parts} parts, {workers} workers"
+                    );
+                    let one = execute_table(view, &run, &digits[1..2], workers).unwrap();
+                    assert_eq!(one, expected[1..2]);
+                }
+            }
+        }
     }
 
     #[test]

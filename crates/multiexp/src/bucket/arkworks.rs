@@ -108,6 +108,10 @@ impl<P: SWCurveConfig> AffineBackend<P> for ArkworksAffine<P> {
         input[i].is_zero()
     }
 
+    fn input_xy(&self, input: &[Affine<P>], i: usize) -> Option<(P::BaseField, P::BaseField)> {
+        input[i].xy()
+    }
+
     #[inline(always)]
     fn load(&self, array: &mut Self::Array, b: usize, input: &[Affine<P>], i: usize, negate: bool) {
         let p = &input[i];

@@ -19,7 +19,7 @@
 //! shared inversion), then dense buckets are reduced by the segment sums of `segments.rs` and
 //! sparse ones by the gap-aware XYZZ running sum (`crate::reduce::running_sum_by`).
 
-use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
+use ark_ec::short_weierstrass::SWCurveConfig;
 
 use super::segments::SegmentSum;
 use crate::reduce::running_sum_by;
@@ -61,6 +61,9 @@ pub(crate) trait AffineBackend<P: SWCurveConfig> {
     fn reserve(&self, array: &mut Self::Array, len: usize);
     /// Whether input point `i` is the point at infinity.
     fn is_infinity(&self, input: Self::Input<'_>, i: usize) -> bool;
+    /// The arkworks coordinates of input point `i`, `None` at infinity (the cold path: a
+    /// doubling or a full conflict queue sends the point to an XYZZ overflow bucket).
+    fn input_xy(&self, input: Self::Input<'_>, i: usize) -> Option<(P::BaseField, P::BaseField)>;
     /// `array[b] = ±input[i]` (input point `i` not at infinity).
     fn load(
         &self,
@@ -217,11 +220,10 @@ impl<P: SWCurveConfig, F: AffineBackend<P>> BatchAffine<P, F> {
         self.queue.clear();
     }
 
-    /// Adds `points[i]` (read as `input` point i by the backend) into bucket |d|-1,
-    /// subtracting when d < 0, for each digit d = `digits[i]` ≠ 0. Every addition is settled
-    /// before it returns, so the next call may pass another range of points.
-    pub(crate) fn accumulate(&mut self, points: &[Affine<P>], input: F::Input<'_>, digits: &[i16]) {
-        debug_assert!(digits.len() <= points.len());
+    /// Adds `input` point i into bucket |d|-1, subtracting when d < 0, for each digit
+    /// d = `digits[i]` ≠ 0. Every addition is settled before it returns, so the next call may
+    /// pass another range of points.
+    pub(crate) fn accumulate(&mut self, input: F::Input<'_>, digits: &[i16]) {
         for (i, &d) in digits.iter().enumerate() {
             if d == 0 {
                 continue;
@@ -231,13 +233,13 @@ impl<P: SWCurveConfig, F: AffineBackend<P>> BatchAffine<P, F> {
                 src: i as u32,
                 negate: d < 0,
             };
-            self.place(points, input, e);
+            self.place(input, e);
             if self.batch.len() == self.size {
-                self.flush(points, input);
+                self.flush(input);
             }
         }
         while !self.batch.is_empty() || !self.queue.is_empty() {
-            self.flush(points, input);
+            self.flush(input);
         }
     }
 
@@ -255,13 +257,13 @@ impl<P: SWCurveConfig, F: AffineBackend<P>> BatchAffine<P, F> {
     /// Puts one addition where it can go now: an empty bucket, the batch, the queue, or the
     /// overflow bucket. Never runs the batch.
     #[inline(always)]
-    fn place(&mut self, points: &[Affine<P>], input: F::Input<'_>, e: Staged) {
+    fn place(&mut self, input: F::Input<'_>, e: Staged) {
         let b = e.dst as usize;
         if self.in_batch[b] {
             if self.queue.len() < QUEUE_FACTOR * self.size {
                 self.queue.push(e);
             } else {
-                self.add_overflow(points, e);
+                self.add_overflow(input, e);
             }
             return;
         }
@@ -280,18 +282,16 @@ impl<P: SWCurveConfig, F: AffineBackend<P>> BatchAffine<P, F> {
     }
 
     #[cold]
-    fn add_overflow(&mut self, points: &[Affine<P>], e: Staged) {
-        let p = &points[e.src as usize];
-        let t = self.overflow.bucket(e.dst as usize);
-        if e.negate {
-            t.sub_affine(p);
-        } else {
-            t.add_affine(p);
-        }
+    fn add_overflow(&mut self, input: F::Input<'_>, e: Staged) {
+        let Some((x, y)) = self.field.input_xy(input, e.src as usize) else {
+            return;
+        };
+        let y = if e.negate { -y } else { y };
+        self.overflow.bucket(e.dst as usize).add_xy(&x, &y);
     }
 
     /// Runs the batch, settles its exceptional additions, then retries queued ones.
-    fn flush(&mut self, points: &[Affine<P>], input: F::Input<'_>) {
+    fn flush(&mut self, input: F::Input<'_>) {
         if !self.batch.is_empty() {
             self.field
                 .add_input(&mut self.buckets, input, &self.batch, &mut self.exceptional);
@@ -300,7 +300,7 @@ impl<P: SWCurveConfig, F: AffineBackend<P>> BatchAffine<P, F> {
                 let e = self.batch[x.index];
                 if x.doubling {
                     // P + P: the doubling goes to the overflow bucket, the bucket keeps P.
-                    self.add_overflow(points, e);
+                    self.add_overflow(input, e);
                 } else {
                     // P + (-P).
                     self.filled[e.dst as usize] = false;
@@ -319,7 +319,7 @@ impl<P: SWCurveConfig, F: AffineBackend<P>> BatchAffine<P, F> {
                 if self.batch.len() == self.size {
                     self.queue.push(e);
                 } else {
-                    self.place(points, input, e);
+                    self.place(input, e);
                 }
             }
             retry.clear();

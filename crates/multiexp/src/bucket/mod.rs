@@ -24,7 +24,7 @@ use crate::reduce::{running_sum, running_sum_at};
 pub(crate) use crate::xyzz::Xyzz;
 pub(crate) use arkworks::ArkworksAffine;
 pub(crate) use batch_affine::BatchAffine;
-pub(crate) use records::{convert_records, RecordAffine, RecordSlice, Records};
+pub(crate) use records::{convert_records, decode_records, RecordAffine, RecordSlice, Records};
 
 /// How a chunk task accumulates its points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -220,7 +220,9 @@ impl<P: SWCurveConfig> BucketSet<P> {
     ) {
         match self.running {
             Processor::Xyzz => accumulate_xyzz(&mut self.xyzz, &mut self.touched, points, digits),
-            Processor::BatchAffine => self.batch_affine.accumulate(points, points, digits),
+            Processor::BatchAffine => self
+                .batch_affine
+                .accumulate(&points[..digits.len()], digits),
             Processor::BatchAffineIfma => {
                 let Some(r) = records else {
                     debug_assert!(false, "the IFMA processor runs only with records");
@@ -232,9 +234,29 @@ impl<P: SWCurveConfig> BucketSet<P> {
                     2 * r.limbs * points.len(),
                     "one record per point"
                 );
-                on_ifma!(&mut self.ifma, s => s.accumulate(points, r.data, digits), ())
+                on_ifma!(&mut self.ifma, s => s.accumulate(r.data, digits), ())
             }
         }
+    }
+
+    /// As [`BucketSet::accumulate`] for points held only as IFMA records (a table of
+    /// precomputed multiples): the task must run the IFMA processor, which reads nothing else.
+    pub(crate) fn accumulate_records(&mut self, records: RecordSlice<'_>, digits: &[i16]) {
+        assert_eq!(
+            self.running,
+            Processor::BatchAffineIfma,
+            "records alone feed only the IFMA processor"
+        );
+        assert_eq!(
+            records.limbs,
+            self.ifma.limbs(),
+            "records of another limb count"
+        );
+        assert!(
+            records.data.len() >= 2 * records.limbs * digits.len(),
+            "one record per digit"
+        );
+        on_ifma!(&mut self.ifma, s => s.accumulate(records.data, digits), ())
     }
 
     /// Ends the task: Σ_b (b+1)·bucket_b.

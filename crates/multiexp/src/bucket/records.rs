@@ -49,11 +49,31 @@ pub(crate) struct RecordSlice<'a> {
 impl Records {
     /// The records of points `start..end`.
     pub(crate) fn range(&self, start: usize, end: usize) -> RecordSlice<'_> {
+        self.slice().range(start, end)
+    }
+
+    /// All of them.
+    pub(crate) fn slice(&self) -> RecordSlice<'_> {
+        RecordSlice {
+            limbs: self.limbs,
+            data: &self.data,
+        }
+    }
+}
+
+impl<'a> RecordSlice<'a> {
+    /// The records of points `start..end` of this slice.
+    pub(crate) fn range(&self, start: usize, end: usize) -> RecordSlice<'a> {
         let rec = 2 * self.limbs;
         RecordSlice {
             limbs: self.limbs,
             data: &self.data[rec * start..rec * end],
         }
+    }
+
+    /// The number of points.
+    pub(crate) fn len(&self) -> usize {
+        self.data.len() / (2 * self.limbs).max(1)
     }
 }
 
@@ -80,6 +100,34 @@ pub(crate) fn convert_records<P: SWCurveConfig>(
         7 => run!(7),
         8 => run!(8),
         _ => {}
+    }
+}
+
+/// The arkworks points of `records` (the inverse of [`convert_records`]), on the calling
+/// thread; empty for a limb count the IFMA algorithms do not use.
+pub(crate) fn decode_records<P: SWCurveConfig>(
+    engine: Engine,
+    records: RecordSlice<'_>,
+) -> Vec<Affine<P>> {
+    fn decode<P: SWCurveConfig, const L: usize>(
+        engine: Engine,
+        records: RecordSlice<'_>,
+    ) -> Vec<Affine<P>> {
+        let Some(backend) = RecordAffine::<P, L>::new(engine) else {
+            return Vec::new();
+        };
+        (0..records.len())
+            .map(|i| match backend.input_xy(records.data, i) {
+                Some((x, y)) => Affine::new_unchecked(x, y),
+                None => Affine::identity(),
+            })
+            .collect()
+    }
+    match records.limbs {
+        5 => decode::<P, 5>(engine, records),
+        7 => decode::<P, 7>(engine, records),
+        8 => decode::<P, 8>(engine, records),
+        _ => Vec::new(),
     }
 }
 
@@ -246,6 +294,14 @@ impl<P: SWCurveConfig, const L: usize> AffineBackend<P> for RecordAffine<P, L> {
     #[inline(always)]
     fn is_infinity(&self, input: &[u64], i: usize) -> bool {
         input[2 * L * i] & INFINITY != 0
+    }
+
+    fn input_xy(&self, input: &[u64], i: usize) -> Option<(P::BaseField, P::BaseField)> {
+        if self.is_infinity(input, i) {
+            return None;
+        }
+        let rec = &input[2 * L * i..2 * L * (i + 1)];
+        Some((self.decode(&rec[..L]), self.decode(&rec[L..])))
     }
 
     #[inline(always)]
