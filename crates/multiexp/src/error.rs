@@ -139,6 +139,13 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
+    /// A table of precomputed multiples that cannot be read back: not a table, another
+    /// format version or curve, an inconsistent layout, truncated, corrupt.
+    #[error("table file: {reason}")]
+    TableFile {
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 /// A byte count in binary units, e.g. `3.2 GiB`.

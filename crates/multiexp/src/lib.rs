@@ -24,7 +24,10 @@ mod exec;
 mod ifma;
 pub mod input;
 mod inverse;
+#[cfg(feature = "bls12-381")]
+pub mod kzg;
 mod plan;
+pub mod precomputed;
 pub mod profile;
 mod reduce;
 mod sample;
@@ -45,6 +48,7 @@ pub use ifma::Ifma;
 pub use plan::classes::{ClassGroup, ClassPlan, ScalarStats};
 pub use plan::layout::{ChunkTask, Memory, Plan, PlanReport, SplitKind};
 pub use plan::planner::SplitPolicy;
+pub use precomputed::{msm_many, msm_many_with, PrecomputedBases};
 pub use profile::{Profile, ProfileChoice};
 
 use curves::spec_of;

@@ -147,6 +147,40 @@ pub enum InputErrorKind {
         /// Scalars this input holds.
         scalars: usize,
     },
+    /// A header line of a text format with fixed counts (the EIP-4844 trusted setup) that
+    /// does not state the count the format has there.
+    WrongCount {
+        /// What the line counts, e.g. "the number of G1 points".
+        what: &'static str,
+        /// The count the format has.
+        expected: usize,
+        /// The line as found (whitespace trimmed, at most 40 characters).
+        found: String,
+    },
+    /// A text input that ends inside a block of lines whose length its format fixes.
+    MissingLines {
+        /// What the block holds, e.g. "G1 Lagrange points".
+        what: &'static str,
+        /// Lines the block has.
+        expected: usize,
+        /// Lines the input has of it.
+        found: usize,
+    },
+    /// A text input with more lines than its format has (blank lines at its end aside).
+    TrailingLines {
+        /// Lines the format has.
+        expected: usize,
+    },
+    /// A field element of an EIP-4844 blob that is ≥ the group order r: not canonical.
+    BlobElementOutOfRange {
+        /// The element's index in the blob, counted from 0.
+        index: usize,
+    },
+    /// An input larger than any valid one of its format (read no further than `limit`).
+    TooLong {
+        /// The most bytes a valid input of the format is read to.
+        limit: u64,
+    },
 }
 
 impl fmt::Display for InputErrorKind {
@@ -243,6 +277,32 @@ impl fmt::Display for InputErrorKind {
             } => write!(
                 f,
                 "{scalars} scalars, but {points_input} holds {points} points"
+            ),
+            InputErrorKind::WrongCount {
+                what,
+                expected,
+                found,
+            } => write!(f, "expected {expected} ({what}), found {found:?}"),
+            InputErrorKind::MissingLines {
+                what,
+                expected,
+                found,
+            } => write!(
+                f,
+                "the input ends after {found} of the {expected} lines of {what}"
+            ),
+            InputErrorKind::TrailingLines { expected } => write!(
+                f,
+                "a line past the end of the format ({expected} lines, then only blank lines)"
+            ),
+            InputErrorKind::BlobElementOutOfRange { index } => write!(
+                f,
+                "blob element {index} (counted from 0) is ≥ the group order r: not a canonical \
+                 field element"
+            ),
+            InputErrorKind::TooLong { limit } => write!(
+                f,
+                "longer than {limit} bytes, more than any valid input of this format"
             ),
         }
     }
