@@ -36,6 +36,11 @@ enum Command {
     Memory(cmd::memory::Args),
     /// Every split decision of gnark's models and ours over a range of sizes.
     Sweep(cmd::sweep::Args),
+    /// Build a table of precomputed multiples of a set of bases and write it to a file.
+    Table(cmd::table::Args),
+    /// EIP-4844 KZG commitments of blobs (`kzg commit`), under the embedded mainnet setup
+    /// or a given one.
+    Kzg(cmd::kzg::Args),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +59,8 @@ fn main() -> ExitCode {
         Some(Command::Calibrate(a)) => cmd::calibrate::run(a),
         Some(Command::Memory(a)) => cmd::memory::run(a),
         Some(Command::Sweep(a)) => cmd::sweep::run(a),
+        Some(Command::Table(a)) => cmd::table::run(a),
+        Some(Command::Kzg(a)) => cmd::kzg::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

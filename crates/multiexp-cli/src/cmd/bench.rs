@@ -23,6 +23,8 @@ use multiexp::{Config, Profile, SplitPolicy};
 use serde_json::json;
 
 use crate::cmd::bench_decode::DecodeArgs;
+use crate::cmd::bench_kzg::KzgArgs;
+use crate::cmd::bench_table::{parse_budget, Budget, TableArgs};
 use crate::cmd::verify_plan::{self, Statistic, VerifyArgs};
 use crate::common::{
     interleave, load_profile, parse_size, parse_variant, Contender, Format, Stats, Variant,
@@ -93,6 +95,20 @@ pub struct Args {
     /// With --decode: also time validation on arkworks arithmetic alone (no IFMA kernels).
     #[arg(long, requires = "decode")]
     pub arkworks_arithmetic: bool,
+    /// Time MSMs over a table of precomputed multiples of the points, one table per budget
+    /// (bytes such as 16MiB, or 4x: times the points' size in memory), against the plain
+    /// MSM; see `bench_table.rs`.
+    #[arg(long, value_delimiter = ',', value_parser = parse_budget)]
+    pub precomputed: Vec<Budget>,
+    /// Time EIP-4844 blob commitments under the mainnet setup against c-kzg's
+    /// `blob_to_kzg_commitment` (one thread), with one table per --precomputed budget and
+    /// --many blobs per rep; see `bench_kzg.rs`.
+    #[arg(long)]
+    pub kzg: bool,
+    /// Time M scalar vectors over the same points: M separate MSMs against one
+    /// `msm_many` call (and each --precomputed table's `msm_many`).
+    #[arg(long, default_value_t = 1)]
+    pub many: usize,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
@@ -363,6 +379,44 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let (profile, source) = load_profile(args.profile.as_deref());
     let curve = args.curve.clone();
+    if args.many == 0 {
+        anyhow::bail!("--many must be at least 1");
+    }
+    if args.kzg {
+        let threads = multiexp::Config {
+            threads: args.threads,
+            ..Default::default()
+        }
+        .workers()?;
+        return crate::cmd::bench_kzg::run(&KzgArgs {
+            threads,
+            reps: args.reps.unwrap_or(DEFAULT_REPS),
+            seed: args.seed,
+            budgets: args.precomputed.clone(),
+            blobs: args.many,
+            profile: multiexp::ProfileChoice::Given(profile),
+            format: args.format,
+        });
+    }
+    if !args.precomputed.is_empty() || args.many > 1 {
+        let threads = multiexp::Config {
+            threads: args.threads,
+            ..Default::default()
+        }
+        .workers()?;
+        return crate::cmd::bench_table::run(&TableArgs {
+            curve,
+            n: args.n.clone(),
+            threads,
+            reps: args.reps.unwrap_or(DEFAULT_REPS),
+            seed: args.seed,
+            scalars: args.scalars,
+            budgets: args.precomputed.clone(),
+            many: args.many,
+            profile: multiexp::ProfileChoice::Given(profile),
+            format: args.format,
+        });
+    }
     if args.verify_plan {
         let spec = multiexp::curves::spec(&curve)?;
         let threads = multiexp::Config {

@@ -25,6 +25,9 @@ pub fn run() -> anyhow::Result<()> {
         profile: None,
         decode: false,
         arkworks_arithmetic: false,
+        precomputed: Vec::new(),
+        kzg: false,
+        many: 1,
         format: Format::Table,
     })
 }

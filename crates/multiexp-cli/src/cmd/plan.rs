@@ -8,6 +8,7 @@ use multiexp::unstable::{PlanOptions, Planner};
 use multiexp::{Plan, SplitKind, SplitPolicy};
 use serde_json::{json, Value};
 
+use crate::cmd::bench_table::{parse_budget, Budget};
 use crate::common::{load_profile, parse_size, parse_split, Format};
 
 /// Arguments of `multiexp plan`.
@@ -45,10 +46,113 @@ pub struct Args {
     /// the built-in one).
     #[arg(long)]
     pub profile: Option<std::path::PathBuf>,
+    /// Plan a table of precomputed multiples of the points within this memory budget (bytes
+    /// such as 16MiB, or 4x: times the points' size in memory): the layouts weighed against
+    /// the plain MSM, and the choice.
+    #[arg(long, value_parser = parse_budget)]
+    pub precomputed: Option<Budget>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
 }
+
+/// Prints the table plan of `multiexp plan --precomputed`.
+fn print_table_plan<P: SWCurveConfig>(
+    spec: &CurveSpec,
+    args: &Args,
+    cores: usize,
+    budget: Budget,
+    profile: std::sync::Arc<multiexp::Profile>,
+    source: &str,
+) -> anyhow::Result<()> {
+    let point_bytes = std::mem::size_of::<ark_ec::short_weierstrass::Affine<P>>() as u64;
+    let bytes = budget.bytes(args.n, point_bytes);
+    let config = multiexp::Config {
+        threads: Some(cores),
+        oversubscribe: true,
+        window: args.window,
+        split: args.split,
+        margin: Some(args.margin / 100.0),
+        profile: multiexp::ProfileChoice::Given(profile),
+        ..Default::default()
+    };
+    let report = multiexp::precomputed::plan_table::<P>(args.n, bytes, &config)?;
+    let row = |p: &multiexp::precomputed::TablePrice| {
+        json!({
+            "window": p.layout.window, "copies": p.layout.copies, "groups": p.layout.groups,
+            "stride_bits": p.layout.stride(), "form": p.form.name(),
+            "processor": p.processor.name(), "parts": p.parts, "bytes": p.bytes,
+            "makespan": p.makespan / 1e6, "work": p.work / 1e6,
+        })
+    };
+    match args.format {
+        Format::Json => {
+            let out = json!({
+                "curve": spec.name, "n": args.n, "cores": cores, "profile": source,
+                "budget_bytes": bytes, "points_bytes": args.n as u64 * point_bytes,
+                "unit": "ms",
+                "chosen": report.chosen.as_ref().map(row),
+                "plain": report.plain, "plain_makespan": report.plain_makespan / 1e6,
+                "candidates": report.candidates.iter().map(row).collect::<Vec<_>>(),
+                "reason": report.reason,
+            });
+            println!("{}", serde_json::to_string_pretty(&out)?);
+        }
+        Format::Table => {
+            println!(
+                "{} n={} P={cores} cores, table budget {} ({} bytes; the points take {}),                  profile {source} (modeled ms; ratio = makespan / the plain MSM's)",
+                spec.name,
+                args.n,
+                budget.name(),
+                bytes,
+                args.n as u64 * point_bytes
+            );
+            println!(
+                "  {:>2} {:>4} {:>4} {:>6} {:<8} {:<18} {:>5} {:>12} {:>12} {:>7}",
+                "c", "m", "G", "stride", "form", "processor", "parts", "bytes", "makespan", "ratio"
+            );
+            println!(
+                "  {:<61} {:>12.3} {:>7.3}  plain MSM: {}",
+                "",
+                report.plain_makespan / 1e6,
+                1.0,
+                report.plain
+            );
+            for p in &report.candidates {
+                let mark = if Some(*p) == report.chosen { "*" } else { " " };
+                println!(
+                    "{mark} {:>2} {:>4} {:>4} {:>6} {:<8} {:<18} {:>5} {:>12} {:>12.3} {:>7.3}",
+                    p.layout.window,
+                    p.layout.copies,
+                    p.layout.groups,
+                    p.layout.stride(),
+                    p.form.name(),
+                    p.processor.name(),
+                    p.parts,
+                    p.bytes,
+                    p.makespan / 1e6,
+                    p.makespan / report.plain_makespan
+                );
+            }
+            println!("(the fastest layout of each window within the budget)");
+            println!("why:    {}", report.reason);
+            println!();
+            for line in TABLE_LEGEND {
+                println!("{line}");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What the table plan's terms mean.
+const TABLE_LEGEND: [&str; 5] = [
+    "legend: * marks the chosen layout.",
+    "  c, m, G   window c; m multiples 2^(j·stride)·P kept per base; G = ⌈K/m⌉ windows per MSM",
+    "  form      points: arkworks affine points; records: IFMA records (52-bit limbs)",
+    "  parts     each window's points cut into this many tasks (a split where G < P)",
+    "  makespan  modeled wall time of one MSM over the table, ms",
+];
 
 /// The JSON shape of one plan.
 pub fn plan_json(p: &Plan) -> Value {
@@ -111,6 +215,9 @@ impl CurveVisitor for PlanRun {
             ..PlanOptions::default()
         };
         let (profile, source) = load_profile(args.profile.as_deref());
+        if let Some(budget) = args.precomputed {
+            return print_table_plan::<P>(spec, &args, cores, budget, profile, &source.to_string());
+        }
         let planner = Planner::new(spec, profile.weights(spec), options)?;
         let report = planner.report(args.n, cores);
         let chosen = report.chosen();
