@@ -491,7 +491,7 @@ pub const DEFAULT_TABLE_BUDGET: u64 = 16 << 20;
 
 /// Commitments under one setup over a table of precomputed multiples of its points
 /// ([`PrecomputedBases`]): built once (a few hundred milliseconds), then every commitment
-/// costs about 0.6 of [`blob_to_commitment`]'s MSM (`docs/bench/precomputed.md`).
+/// costs 0.6–0.73 of [`blob_to_commitment`]'s MSM (`docs/bench/precomputed.md`).
 ///
 /// ```
 /// use multiexp::kzg::{self, Committer, TrustedSetup, DEFAULT_TABLE_BUDGET};

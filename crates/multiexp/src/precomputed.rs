@@ -7,11 +7,14 @@
 //! a wider window pays off (the layout and its price: `plan/planner/table.rs`). The planner
 //! chooses the layout (window c, multiples m, arkworks points or IFMA records) within a memory
 //! budget, pricing every candidate and the plain MSM with the same cost model, and keeps the
-//! bases alone (the plain MSM) when no table beats it by the split margin, so a small budget
-//! never loses.
+//! bases alone (the plain MSM) when no table beats it by the split margin. Measured
+//! (`docs/bench/precomputed.md`), tables win where priced to at n ≤ 2^12 (0.5–0.85 of the
+//! plain MSM), but some wide layouts at n ≥ 2^16 run slower than the plain MSM although they
+//! are priced faster (BN254 with IFMA at c = 14; BLS12-381 XYZZ tables at c = 16): an open
+//! defect of the pricing or the executor.
 //!
-//! Building a table costs n·(m − 1)·t doublings (in parallel, t = c·G): for m = 4 at t ≈ 64
-//! about ten plain MSMs of the same n. [`PrecomputedBases::write_to`] and
+//! Building a table costs n·(m − 1)·t doublings (in parallel, t = c·G): measured 5–47 plain
+//! MSMs of the same n, most for BN254 on IFMA, whose plain MSM is the fastest. [`PrecomputedBases::write_to`] and
 //! [`PrecomputedBases::read_from`] keep it in a versioned file, checked on load (format,
 //! curve, layout, length, a checksum, every point on the curve, and sampled bases' multiples
 //! recomputed), so a prover builds it once.
