@@ -29,6 +29,16 @@ fn ok(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).to_string()
 }
 
+/// The contender names of a `bench --format json` output, in order.
+fn contenders(out: &str) -> Vec<String> {
+    let rows: serde_json::Value = serde_json::from_str(out).unwrap();
+    rows.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["contender"].as_str().unwrap().to_string())
+        .collect()
+}
+
 #[test]
 fn a_table_file_gives_the_msm_of_its_points() {
     let dir = scratch("table");
@@ -159,13 +169,7 @@ fn bench_precomputed_and_many_run_and_agree() {
         "--format",
         "json",
     ]));
-    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let names: Vec<&str> = rows
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["contender"].as_str().unwrap())
-        .collect();
+    let names = contenders(&out);
     assert_eq!(
         names,
         [
@@ -191,13 +195,7 @@ fn bench_kzg_runs_against_c_kzg() {
         "--format",
         "json",
     ]));
-    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let names: Vec<&str> = rows
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["contender"].as_str().unwrap())
-        .collect();
+    let names = contenders(&out);
     assert_eq!(
         names,
         ["c-kzg (1 thread)", "multiexp", "multiexp table 2.0 MiB"]

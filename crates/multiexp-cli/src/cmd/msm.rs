@@ -142,6 +142,18 @@ struct Inputs<P: SWCurveConfig> {
     load_ms: f64,
 }
 
+/// How the scalar files are read: byte order and reduction, from the flags.
+fn scalar_options(args: &Args) -> ScalarOptions {
+    ScalarOptions {
+        endianness: if args.scalars_le {
+            Endianness::Little
+        } else {
+            Endianness::Big
+        },
+        reduce: args.reduce,
+    }
+}
+
 fn from_files<P: SWCurveConfig>(
     args: &Args,
     points_path: &Path,
@@ -152,14 +164,7 @@ fn from_files<P: SWCurveConfig>(
         subgroup_check: !args.no_subgroup_check,
         ..PointOptions::default()
     };
-    let scalar_options = ScalarOptions {
-        endianness: if args.scalars_le {
-            Endianness::Little
-        } else {
-            Endianness::Big
-        },
-        reduce: args.reduce,
-    };
+    let scalar_options = scalar_options(args);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
@@ -306,14 +311,7 @@ fn over_table<P: SWCurveConfig>(
         )?)
     });
     let table = table.map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    let scalar_options = ScalarOptions {
-        endianness: if args.scalars_le {
-            Endianness::Little
-        } else {
-            Endianness::Big
-        },
-        reduce: args.reduce,
-    };
+    let scalar_options = scalar_options(args);
     let scalars = input::scalars_from_file::<P::ScalarField>(
         scalars_path,
         args.scalars_format.into(),
@@ -327,15 +325,7 @@ fn over_table<P: SWCurveConfig>(
     )?;
     let (result, ms) = time_ms(|| table.msm_with(&scalars, config));
     let hex = input::point_to_hex(&result?.into_affine());
-    let layout = table
-        .layout()
-        .map_or("the bases alone (plain MSM)".into(), |l| {
-            format!(
-                "{} in {}",
-                l.describe(),
-                table.form().map_or("", |f| f.name())
-            )
-        });
+    let layout = super::table::describe_table(&table);
     match args.output_format {
         OutputFormat::Hex => println!("{hex}"),
         OutputFormat::Json => println!(

@@ -115,15 +115,7 @@ impl CurveVisitor for TableRun {
             .with_context(|| format!("creating {}", args.out.display()))?;
         let (written, write_ms) = time_ms(|| table.write_to(BufWriter::new(file)));
         written.with_context(|| format!("writing {}", args.out.display()))?;
-        let layout = table
-            .layout()
-            .map_or("the bases alone (plain MSM)".into(), |l| {
-                format!(
-                    "{} in {}",
-                    l.describe(),
-                    table.form().map_or("", |f| f.name())
-                )
-            });
+        let layout = describe_table(&table);
         let report = table.report();
         match args.format {
             Format::Json => println!(
@@ -166,4 +158,17 @@ impl CurveVisitor for TableRun {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let curve = args.curve.clone();
     multiexp::curves::visit(&curve, TableRun(args))?
+}
+
+/// A table's layout in words (window, multiples, form), or that it keeps the bases alone.
+pub fn describe_table<P: SWCurveConfig>(table: &PrecomputedBases<P>) -> String {
+    table
+        .layout()
+        .map_or("the bases alone (plain MSM)".into(), |l| {
+            format!(
+                "{} in {}",
+                l.describe(),
+                table.form().map_or("", |f| f.name())
+            )
+        })
 }
