@@ -470,8 +470,10 @@ pub(crate) struct TableRun {
     pub(crate) layout: TableLayout,
     /// The windowing of full scalars at the layout's window (its K chunks).
     pub(crate) windowing: Windowing,
-    /// The processor of every task.
+    /// The processor of every task but the top digit's.
     pub(crate) processor: Processor,
+    /// The processor of the top digit's task, where it runs alone (few buckets).
+    pub(crate) top: Processor,
     /// Parts per window.
     pub(crate) parts: usize,
     /// Where IFMA tasks run.
@@ -488,6 +490,8 @@ struct TableTask {
     end: usize,
     /// Its bucket count.
     buckets: usize,
+    /// Its processor, before `refine` sees its digits.
+    processor: Processor,
 }
 
 /// Runs one MSM per digit set of `digits` over `table` (see `plan/planner/table.rs`): window
@@ -523,6 +527,7 @@ pub(crate) fn execute_table<P: SWCurveConfig>(
                     start,
                     end: len,
                     buckets: top_buckets,
+                    processor: run.top,
                 });
                 len = start;
             }
@@ -536,6 +541,7 @@ pub(crate) fn execute_table<P: SWCurveConfig>(
                         start,
                         end,
                         buckets: full,
+                        processor: run.processor,
                     });
                 }
             }
@@ -577,7 +583,7 @@ fn run_table_task<P: SWCurveConfig>(
         let hi = task.end.min((j + 1) * n) - j * n;
         (j, lo, hi, j * groups + task.group)
     });
-    let mut processor = run.processor;
+    let mut processor = task.processor;
     if processor == Processor::BatchAffineIfma && table.records.is_none() {
         processor = Processor::BatchAffine;
     }
@@ -704,6 +710,7 @@ mod tests {
                         layout,
                         windowing: w,
                         processor,
+                        top: Processor::Xyzz,
                         parts,
                         engine: None,
                     };

@@ -112,6 +112,7 @@ pub fn msm_many_with<P: SWCurveConfig>(
         layout: price.layout,
         windowing: windowing::<P>(price.layout.window),
         processor: price.processor,
+        top: price.top,
         parts: price.parts,
         engine: engine.filter(|_| records.is_some()),
     };
@@ -523,16 +524,25 @@ impl<P: SWCurveConfig> PrecomputedBases<P> {
             convert_per_call: false,
         };
         let priced = planner.price_table(layout, form, &query);
-        let (processor, parts) = priced.map_or((Processor::Xyzz, 1), |p| (p.processor, p.parts));
-        let processor = match form {
+        let (processor, top, parts) = priced.map_or((Processor::Xyzz, Processor::Xyzz, 1), |p| {
+            (p.processor, p.top, p.parts)
+        });
+        // A table's tasks read it in its form: records feed the IFMA processor (on the engine
+        // they were built for), points every other one; the top digit's task may run XYZZ
+        // over either (decoding records).
+        let readable = |p: Processor| match form {
             TableForm::Records => Processor::BatchAffineIfma,
-            TableForm::Points if processor == Processor::BatchAffineIfma => Processor::BatchAffine,
-            TableForm::Points => processor,
+            TableForm::Points if p == Processor::BatchAffineIfma => Processor::BatchAffine,
+            TableForm::Points => p,
         };
         let run = TableRun {
             layout,
             windowing: windowing::<P>(layout.window),
-            processor,
+            processor: readable(processor),
+            top: match top {
+                Processor::Xyzz => top,
+                _ => readable(top),
+            },
             parts,
             engine,
         };

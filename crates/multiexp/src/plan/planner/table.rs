@@ -113,6 +113,10 @@ pub struct TablePrice {
     pub form: TableForm,
     /// The processor of its tasks.
     pub processor: Processor,
+    /// The processor of the top digit's task, where that digit has fewer buckets than the
+    /// others and runs alone (see `exec::execute_table`): the cheaper for its buckets, XYZZ
+    /// where they are too few for batches; else the same as `processor`.
+    pub top: Processor,
     /// Parts per window (1: unsplit).
     pub parts: usize,
     /// Modeled wall time of one call, ns.
@@ -192,16 +196,42 @@ impl Planner {
         let phases = 2 + records_per_call as usize;
         let horner = (g_count - 1) as f64
             * (layout.window as f64 * self.model.weights.double + self.model.weights.add_full);
+        // The top digit, where it has fewer buckets than the others, is a task of its own
+        // over its multiple's n points, priced as chunk K − 1 (its buckets and density) with
+        // the cheaper processor; XYZZ over a table of records decodes them first.
+        let top = layout.chunks - 1;
+        let top_task = (w.buckets(top) < 1usize << (layout.window - 1)).then(|| {
+            let batch = self.model.task(&w, top, n as f64, processor);
+            let decode = match form {
+                TableForm::Records => self.model.records(n),
+                TableForm::Points => 0.0,
+            };
+            let xyzz = self.model.task(&w, top, n as f64, Processor::Xyzz) + decode;
+            if xyzz < batch {
+                (Processor::Xyzz, xyzz)
+            } else {
+                (processor, batch)
+            }
+        });
+        let top_group = top % g_count;
         let price = |k: usize| {
-            let mut costs = Vec::with_capacity(jobs * g_count * k);
+            let mut costs = Vec::with_capacity(jobs * (g_count * k + 1));
             for _ in 0..jobs {
                 for g in 0..g_count {
-                    let m = (n * layout.copies_in(g)) as f64 / k as f64;
-                    costs.extend(std::iter::repeat_n(self.model.task(&w, 0, m, processor), k));
+                    let mut points = n * layout.copies_in(g);
+                    if let Some((_, cost)) = top_task.filter(|_| g == top_group) {
+                        costs.push(cost);
+                        points -= n;
+                    }
+                    if points > 0 {
+                        let m = points as f64 / k as f64;
+                        costs.extend(std::iter::repeat_n(self.model.task(&w, 0, m, processor), k));
+                    }
                 }
             }
             let tasks: f64 = costs.iter().sum();
-            let tail = jobs as f64 * (self.model.merges_counted(g_count * k, g_count) + horner);
+            let partials = costs.len() / jobs;
+            let tail = jobs as f64 * (self.model.merges_counted(partials, g_count) + horner);
             let pre = self.model.dispatch(phases, workers) + digits + records;
             let makespan = pre + lpt_makespan(&costs, workers) + tail;
             let work = self.model.dispatch(phases, workers)
@@ -237,6 +267,7 @@ impl Planner {
             layout,
             form,
             processor,
+            top: top_task.map_or(processor, |(p, _)| p),
             parts: best.0,
             makespan: best.1,
             work: best.2,
