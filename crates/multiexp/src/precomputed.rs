@@ -8,12 +8,11 @@
 //! chooses the layout (window c, multiples m, arkworks points or IFMA records) within a memory
 //! budget, pricing every candidate and the plain MSM with the same cost model, and keeps the
 //! bases alone (the plain MSM) when no table beats it by the split margin. Measured
-//! (`docs/bench/precomputed.md`), tables win where priced to at n ≤ 2^12 (0.5–0.85 of the
-//! plain MSM), but some wide layouts at n ≥ 2^16 run slower than the plain MSM although they
-//! are priced faster (BN254 with IFMA at c = 14; BLS12-381 XYZZ tables at c = 16): an open
-//! defect of the pricing or the executor.
+//! (`docs/bench/precomputed.md`): 0.5–0.85 of the plain MSM at n = 4096, 0.89–0.99 from 2^16
+//! up; one known miss, XYZZ tables at c = 16 on the portable path (BLS12-381 2^18: priced
+//! faster, run 1.3× slower), the XYZZ wide-window miss of the plain model.
 //!
-//! Building a table costs n·(m − 1)·t doublings (in parallel, t = c·G): measured 5–47 plain
+//! Building a table costs n·(m − 1)·t doublings (in parallel, t = c·G): measured 5–41 plain
 //! MSMs of the same n, most for BN254 on IFMA, whose plain MSM is the fastest. [`PrecomputedBases::write_to`] and
 //! [`PrecomputedBases::read_from`] keep it in a versioned file, checked on load (format,
 //! curve, layout, length, a checksum, every point on the curve, and sampled bases' multiples
