@@ -81,7 +81,8 @@ fn print_table_plan<P: SWCurveConfig>(
         json!({
             "window": p.layout.window, "copies": p.layout.copies, "groups": p.layout.groups,
             "stride_bits": p.layout.stride(), "form": p.form.name(),
-            "processor": p.processor.name(), "parts": p.parts, "bytes": p.bytes,
+            "processor": p.processor.name(), "top_processor": p.top.name(),
+            "parts": p.parts, "bytes": p.bytes,
             "makespan": p.makespan / 1e6, "work": p.work / 1e6,
         })
     };
@@ -108,11 +109,21 @@ fn print_table_plan<P: SWCurveConfig>(
                 args.n as u64 * point_bytes
             );
             println!(
-                "  {:>2} {:>4} {:>4} {:>6} {:<8} {:<18} {:>5} {:>12} {:>12} {:>7}",
-                "c", "m", "G", "stride", "form", "processor", "parts", "bytes", "makespan", "ratio"
+                "  {:>2} {:>4} {:>4} {:>6} {:<8} {:<18} {:<18} {:>5} {:>12} {:>12} {:>7}",
+                "c",
+                "m",
+                "G",
+                "stride",
+                "form",
+                "processor",
+                "top digit",
+                "parts",
+                "bytes",
+                "makespan",
+                "ratio"
             );
             println!(
-                "  {:<61} {:>12.3} {:>7.3}  plain MSM: {}",
+                "  {:<80} {:>12.3} {:>7.3}  plain MSM: {}",
                 "",
                 report.plain_makespan / 1e6,
                 1.0,
@@ -121,13 +132,14 @@ fn print_table_plan<P: SWCurveConfig>(
             for p in &report.candidates {
                 let mark = if Some(*p) == report.chosen { "*" } else { " " };
                 println!(
-                    "{mark} {:>2} {:>4} {:>4} {:>6} {:<8} {:<18} {:>5} {:>12} {:>12.3} {:>7.3}",
+                    "{mark} {:>2} {:>4} {:>4} {:>6} {:<8} {:<18} {:<18} {:>5} {:>12} {:>12.3} {:>7.3}",
                     p.layout.window,
                     p.layout.copies,
                     p.layout.groups,
                     p.layout.stride(),
                     p.form.name(),
                     p.processor.name(),
+                    p.top.name(),
                     p.parts,
                     p.bytes,
                     p.makespan / 1e6,
@@ -146,10 +158,11 @@ fn print_table_plan<P: SWCurveConfig>(
 }
 
 /// What the table plan's terms mean.
-const TABLE_LEGEND: [&str; 5] = [
+const TABLE_LEGEND: [&str; 6] = [
     "legend: * marks the chosen layout.",
     "  c, m, G   window c; m multiples 2^(j·stride)·P kept per base; G = ⌈K/m⌉ windows per MSM",
     "  form      points: arkworks affine points; records: IFMA records (52-bit limbs)",
+    "  top digit the processor of the top digit's task where its few buckets run alone",
     "  parts     each window's points cut into this many tasks (a split where G < P)",
     "  makespan  modeled wall time of one MSM over the table, ms",
 ];
