@@ -101,7 +101,7 @@ fn print_table_plan<P: SWCurveConfig>(
         }
         Format::Table => {
             println!(
-                "{} n={} P={cores} cores, table budget {} ({} bytes; the points take {}),                  profile {source} (modeled ms; ratio = makespan / the plain MSM's)",
+                "{} n={} P={cores} cores, table budget {} ({} bytes; the points take {}), profile {source} (modeled ms; ratio = makespan / the plain MSM's)",
                 spec.name,
                 args.n,
                 budget.name(),
