@@ -6,7 +6,7 @@
 #![cfg(feature = "all-curves")]
 
 use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
-use ark_ff::PrimeField;
+use ark_ff::{BigInteger, PrimeField};
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize, Compress, Validate};
 use multiexp::input::{
     self, Endianness, PointEncoding, PointFormat, PointOptions, ScalarFormat, ScalarOptions,
@@ -89,17 +89,131 @@ fn point_round_trips<P: SWCurveConfig>(n: usize, seed: u64, specials: u32) {
             }
         }
     }
-    // Every point also round-trips through every encoding one at a time.
+    // Every point also round-trips through every encoding one at a time, and as raw records
+    // (no length prefix) with the width given or inferred.
     for encoding in [PointEncoding::Zcash, PointEncoding::Arkworks] {
         if encoding == PointEncoding::Zcash && PointEncoding::standard::<P>() != encoding {
             continue;
         }
         for compressed in [true, false] {
+            let mut records = Vec::new();
             for p in &points {
                 let bytes = input::encode_point(p, encoding, compressed);
                 assert_eq!(bytes.len(), input::point_size::<P>(encoding, compressed));
+                records.extend(bytes);
+            }
+            let options = PointOptions::default();
+            let back = input::points_from_records::<P>(
+                "r",
+                &records,
+                encoding,
+                Some(compressed),
+                &options,
+            );
+            assert_eq!(
+                back.as_ref(),
+                Ok(&points),
+                "records {encoding:?} {compressed}"
+            );
+            match input::points_from_records::<P>("r", &records, encoding, None, &options) {
+                Ok(inferred) => assert_eq!(inferred, points, "inferred {encoding:?}"),
+                Err(e) => assert_eq!(
+                    e.kind,
+                    input::InputErrorKind::AmbiguousWidth {
+                        compressed: input::point_size::<P>(encoding, true),
+                        uncompressed: input::point_size::<P>(encoding, false),
+                    },
+                    "only an arkworks input both widths divide is ambiguous"
+                ),
             }
         }
+    }
+}
+
+fn record_errors<P: SWCurveConfig>() {
+    use input::{InputErrorKind, Location};
+    let points = multiexp::unstable::sample::points::<P>(5, 3);
+    let encoding = PointEncoding::standard::<P>();
+    let options = PointOptions::default();
+    assert_eq!(
+        input::points_from_records::<P>("r", &[], encoding, None, &options),
+        Ok(vec![])
+    );
+    let mut records = Vec::new();
+    for p in &points {
+        records.extend(input::encode_point(p, encoding, false));
+    }
+    let size = input::point_size::<P>(encoding, false);
+    // A record cut short: where it starts, and how many bytes are left over.
+    let cut = &records[..records.len() - 1];
+    let e = input::points_from_records::<P>("r", cut, encoding, Some(false), &options).unwrap_err();
+    assert_eq!(e.location, Location::Byte((4 * size) as u64));
+    assert_eq!(
+        e.kind,
+        InputErrorKind::WrongLength {
+            expected: size,
+            found: size - 1
+        }
+    );
+    // A coordinate changed in record 3: off the curve, at its offset.
+    let mut broken = records.clone();
+    broken[3 * size + size / 2] ^= 1;
+    let e =
+        input::points_from_records::<P>("r", &broken, encoding, Some(false), &options).unwrap_err();
+    assert_eq!(e.location, Location::Byte((3 * size) as u64));
+    assert!(
+        matches!(
+            e.kind,
+            InputErrorKind::NotOnCurve | InputErrorKind::NonCanonicalField { .. }
+        ),
+        "{e}"
+    );
+    // Scalar records: out of range at its offset, and a short record.
+    let r_minus_1 = -<P::ScalarField as ark_ff::Field>::ONE;
+    let scalars = vec![P::ScalarField::from(3u64), r_minus_1];
+    let size = input::scalar_size::<P::ScalarField>();
+    let mut le = Vec::new();
+    for s in &scalars {
+        le.extend_from_slice(&s.into_bigint().to_bytes_le()[..size]);
+    }
+    let opts = ScalarOptions::default();
+    let back = input::scalars_from_records::<P::ScalarField>("s", &le, Endianness::Little, &opts);
+    assert_eq!(back, Ok(scalars.clone()));
+    let mut be = Vec::new();
+    for s in &scalars {
+        let mut b = s.into_bigint().to_bytes_le()[..size].to_vec();
+        b.reverse();
+        be.extend(b);
+    }
+    let back = input::scalars_from_records::<P::ScalarField>("s", &be, Endianness::Big, &opts);
+    assert_eq!(back, Ok(scalars));
+    let mut too_big = le.clone();
+    too_big[size..].iter_mut().for_each(|b| *b = 0xff);
+    let e = input::scalars_from_records::<P::ScalarField>("s", &too_big, Endianness::Little, &opts)
+        .unwrap_err();
+    assert_eq!(
+        (e.location, e.kind),
+        (
+            Location::Byte(size as u64),
+            InputErrorKind::ScalarOutOfRange
+        )
+    );
+    let e = input::scalars_from_records::<P::ScalarField>("s", &le[1..], Endianness::Little, &opts)
+        .unwrap_err();
+    assert!(matches!(e.kind, InputErrorKind::WrongLength { .. }));
+}
+
+#[test]
+fn raw_records_report_offsets_on_every_curve() {
+    struct Run;
+    impl multiexp::curves::CurveVisitor for Run {
+        type Output = ();
+        fn visit<P: SWCurveConfig>(self, _: &multiexp::curves::CurveSpec) {
+            record_errors::<P>();
+        }
+    }
+    for name in multiexp::curves::NAMES {
+        multiexp::curves::visit(name, Run).unwrap();
     }
 }
 

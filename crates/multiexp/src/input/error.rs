@@ -138,6 +138,14 @@ pub enum InputErrorKind {
     NotInSubgroup,
     /// A scalar ≥ the group order r (accepted, reduced mod r, only when asked for).
     ScalarOutOfRange,
+    /// Raw records whose length both the compressed and the uncompressed width divide, in an
+    /// encoding without a compression bit: the caller must say which they are.
+    AmbiguousWidth {
+        /// Bytes of a compressed point.
+        compressed: usize,
+        /// Bytes of an uncompressed point.
+        uncompressed: usize,
+    },
     /// The scalar input has a different number of elements from the point input.
     CountMismatch {
         /// The name of the point input.
@@ -269,6 +277,14 @@ impl fmt::Display for InputErrorKind {
             InputErrorKind::ScalarOutOfRange => write!(
                 f,
                 "scalar ≥ the group order r (reduce it mod r only if that is what you mean)"
+            ),
+            InputErrorKind::AmbiguousWidth {
+                compressed,
+                uncompressed,
+            } => write!(
+                f,
+                "records of {compressed} (compressed) and of {uncompressed} bytes \
+                 (uncompressed) both fit this length: say which they are"
             ),
             InputErrorKind::CountMismatch {
                 points_input,

@@ -581,6 +581,125 @@ pub fn scalars_from<F: PrimeField>(
     }
 }
 
+/// Points from raw records: `bytes` is `n` encodings of `encoding` back to back, all
+/// compressed or all uncompressed, with no length prefix (a numpy `uint8` array of shape
+/// (n, width), a column of a database, a file of records). `compressed: None` infers the
+/// width from the length where only one width divides it and, where both do, from the ZCash
+/// compression bit of the first record; an arkworks-encoded input whose length both widths
+/// divide needs `compressed` given. Errors name the byte offset of the bad record (its index
+/// is the offset divided by the width). An empty input gives no points.
+///
+/// ```
+/// use ark_bls12_381::g1::Config;
+/// use ark_ec::{AffineRepr, CurveGroup};
+/// use multiexp::input::{points_from_records, points_to_binary, InputErrorKind, Location,
+///     PointEncoding, PointOptions};
+///
+/// let g = ark_bls12_381::G1Affine::generator();
+/// let two = (g + g).into_affine();
+/// // Uncompressed ZCash records (96 bytes each) without arkworks' length prefix.
+/// let bytes = points_to_binary(&[g, two], false)[8..].to_vec();
+/// let options = PointOptions::default();
+/// let points = points_from_records::<Config>("p", &bytes, PointEncoding::Zcash, None, &options)?;
+/// assert_eq!(points, vec![g, two]);
+/// let err = points_from_records::<Config>("p", &bytes[..100], PointEncoding::Zcash, Some(false), &options)
+///     .unwrap_err();
+/// assert_eq!(err.kind, InputErrorKind::WrongLength { expected: 96, found: 100 % 96 });
+/// # Ok::<(), multiexp::input::InputError>(())
+/// ```
+pub fn points_from_records<P: SWCurveConfig>(
+    input: &str,
+    bytes: &[u8],
+    encoding: PointEncoding,
+    compressed: Option<bool>,
+    options: &PointOptions,
+) -> Result<Vec<Affine<P>>, InputError> {
+    if bytes.is_empty() {
+        return Ok(Vec::new());
+    }
+    let small = Codec::<P>::new(encoding, true);
+    let large = Codec::<P>::new(encoding, false);
+    let len = bytes.len();
+    let compressed = match compressed {
+        Some(c) => c,
+        None => match (
+            len.is_multiple_of(small.size()),
+            len.is_multiple_of(large.size()),
+        ) {
+            (true, false) => true,
+            (false, true) => false,
+            (true, true) if encoding == PointEncoding::Zcash => bytes[0] & 0x80 != 0,
+            (true, true) => {
+                let kind = InputErrorKind::AmbiguousWidth {
+                    compressed: small.size(),
+                    uncompressed: large.size(),
+                };
+                return Err(InputError::new(input, Location::Whole, kind));
+            }
+            (false, false) => {
+                let kind = InputErrorKind::WrongLength {
+                    expected: small.size(),
+                    found: len % small.size(),
+                };
+                let at = (len - len % small.size()) as u64;
+                return Err(InputError::new(input, Location::Byte(at), kind));
+            }
+        },
+    };
+    let codec = if compressed { small } else { large };
+    let size = codec.size();
+    if !len.is_multiple_of(size) {
+        let kind = InputErrorKind::WrongLength {
+            expected: size,
+            found: len % size,
+        };
+        return Err(InputError::new(
+            input,
+            Location::Byte((len - len % size) as u64),
+            kind,
+        ));
+    }
+    let records = BinaryElements {
+        data: bytes,
+        size,
+        first: 0,
+    };
+    let checker = Checker::new(options.subgroup_check, options.ifma);
+    let codec = checker.codec(codec);
+    decode_points(input, &records, &codec, &checker)
+}
+
+/// Scalars from raw records of [`scalar_size`] bytes each, back to back with no length
+/// prefix, in `endianness` (a numpy `uint8` array of shape (n, size)); each below r unless
+/// `options.reduce`. Errors name the byte offset of the bad record. An empty input gives no
+/// scalars.
+pub fn scalars_from_records<F: PrimeField>(
+    input: &str,
+    bytes: &[u8],
+    endianness: Endianness,
+    options: &ScalarOptions,
+) -> Result<Vec<F>, InputError> {
+    if bytes.is_empty() {
+        return Ok(Vec::new());
+    }
+    let size = scalar_size::<F>();
+    if !bytes.len().is_multiple_of(size) {
+        let kind = InputErrorKind::WrongLength {
+            expected: size,
+            found: bytes.len() % size,
+        };
+        let at = (bytes.len() - bytes.len() % size) as u64;
+        return Err(InputError::new(input, Location::Byte(at), kind));
+    }
+    let records = BinaryElements {
+        data: bytes,
+        size,
+        first: 0,
+    };
+    let little = endianness == Endianness::Little;
+    decode_scalars(input, &records, size, little, options.reduce)
+}
+
 /// Checks that a scalar input (`scalars_input`) has as many elements as the point input.
 pub fn check_counts(
     points_input: &str,
