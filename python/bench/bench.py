@@ -126,7 +126,7 @@ def bench_arkworks(reps, threads):
 def bench_ray(reps, sizes):
     import ray
 
-    from multiexp.ray import ShardedBases
+    from multiexp.ray import ShardedBases, plan_shards
 
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     lines = [
@@ -153,10 +153,10 @@ def bench_ray(reps, sizes):
                     f"| {curve}, 2^{logn} | {min(times['local']) * 1e3:.0f} / {statistics.median(times['local']) * 1e3:.0f} | "
                     f"{min(times['ray']) * 1e3:.0f} / {statistics.median(times['ray']) * 1e3:.0f} | {statistics.median(ratios):.3f} |"
                 )
-            plan = sharded.plan()
+            plan = plan_shards(curve, n)
             lines.append(
-                f"|  model's own choice for this n on this cluster: {plan.shards} shard(s) x {plan.threads} "
-                f"thread(s) ({plan['reason']}) | | | |"
+                f"| (the model's own choice for 2^{logn} on this cluster: {plan.shards} shard(s) x "
+                f"{plan.threads} thread(s): {plan['reason']}) | | | |"
             )
     ray.shutdown()
     return "\n".join(lines)

@@ -87,17 +87,16 @@ class _ShardActor:
         self.table = PrecomputedBases(bases, budget, threads=threads) if budget is not None else None
         self.loads = 1
 
-    def msm(self, scalars: bytes) -> bytes:
+    def msm_many(self, vectors: List[Any], kind: str, endianness: str, reduce: bool) -> List[bytes]:
+        """The partial sums of this shard for each scalar slice (records or 8-byte words, as
+        numpy uint8 views of the object store or bytes), checked here."""
         if self.fault_file is not None and os.path.exists(self.fault_file):
             # Test hook: die in the middle of a call, once per fault file.
             os.remove(self.fault_file)
             os._exit(1)
         target = self.table if self.table is not None else self.bases
-        return target.msm(scalars, threads=self.threads)
-
-    def msm_many(self, vectors: List[bytes]) -> List[bytes]:
-        target = self.table if self.table is not None else self.bases
-        return target.msm_many(vectors, threads=self.threads)
+        data = [v if isinstance(v, bytes) else v.tobytes() for v in vectors]
+        return list(target._inner.msm_many(data, kind, endianness=endianness, reduce=reduce, threads=self.threads))
 
     def info(self) -> Dict[str, Any]:
         return {
@@ -447,33 +446,52 @@ class ShardedBases:
 
     def msm(self, scalars: Any, *, reduce: bool = False, endianness: str = "little") -> bytes:
         """s_1*P_1 + ... + s_n*P_n over every shard, compressed (standard encoding)."""
-        records = self._scalar_records(scalars, reduce, endianness)
-        size = self._info["scalar_size"]
-        parts = [ray.put(records[s * size : e * size]) for s, e in self._bounds]
-        partials = self._run(lambda i: self._actors[i].msm.remote(parts[i]))
-        return multiexp.add_points(self.curve, b"".join(partials), compressed=True)
+        return self.msm_many([scalars], reduce=reduce, endianness=endianness)[0]
 
-    def msm_many(self, vectors: Sequence[Any], *, reduce: bool = False) -> List[bytes]:
-        """One distributed MSM per scalar vector, each shard running its slices as one job."""
+    def msm_many(self, vectors: Sequence[Any], *, reduce: bool = False, endianness: str = "little") -> List[bytes]:
+        """One distributed MSM per scalar vector; each shard runs its slices as one job."""
         if not vectors:
             return []
-        size = self._info["scalar_size"]
-        records = [self._scalar_records(v, reduce, "little") for v in vectors]
-        parts = [ray.put([r[s * size : e * size] for r in records]) for s, e in self._bounds]
-        partials = self._run(lambda i: self._actors[i].msm_many.remote(parts[i]))
-        return [multiexp.add_points(self.curve, b"".join(p[j] for p in partials), compressed=True) for j in range(len(vectors))]
+        np = multiexp._numpy()
+        sources = [self._scalar_slices(v, reduce, endianness) for v in vectors]
+        kinds = {k for _, k, _ in sources}
+        if len(kinds) > 1:
+            return [self.msm_many([v], reduce=reduce, endianness=endianness)[0] for v in vectors]
+        kind = kinds.pop()
+        width = sources[0][2]
+        endianness = "little" if kind != "records" else endianness
+        arrays = [np.frombuffer(data, dtype=np.uint8) for data, _, _ in sources]
+        # Each shard gets its slices of every vector: one copy into the object store, read
+        # there without another; the shard checks and converts its own scalars.
+        parts = [ray.put([a[s * width : e * width] for a in arrays]) for s, e in self._bounds]
+        partials = self._run(
+            lambda i: self._actors[i].msm_many.remote(parts[i], kind, endianness, reduce),
+            width,
+        )
+        return [
+            multiexp.add_points(self.curve, b"".join(p[j] for p in partials), compressed=True)
+            for j in range(len(vectors))
+        ]
 
-    def _scalar_records(self, scalars, reduce, endianness) -> bytes:
+    def _scalar_slices(self, scalars, reduce, endianness) -> Tuple[bytes, str, int]:
+        """(bytes, kind, width) of a scalar vector, sliceable per shard: records and 8-byte
+        words as given (the shards check them), Python ints converted and checked here."""
         data, kind = multiexp._scalar_source(scalars)
-        records = _native.scalar_records(self.curve, data, kind, endianness=endianness, reduce=reduce)
-        count = len(records) // self._info["scalar_size"]
+        if kind == "ints":
+            data = _native.scalar_records(self.curve, data, kind, endianness=endianness, reduce=reduce)
+            kind = "records"
+        width = self._info["scalar_size"] if kind == "records" else 8
+        if len(data) % width:
+            raise multiexp.ScalarError(f"scalars: {len(data)} bytes is not a whole number of {width}-byte records")
+        count = len(data) // width
         if count != self.n:
             raise multiexp.LengthMismatchError(f"length mismatch: {self.n} points but {count} scalars")
-        return records
+        return data, kind, width
 
-    def _run(self, submit) -> List[Any]:
+    def _run(self, submit, width: int) -> List[Any]:
         """Runs submit(i) on every shard; retries a shard whose actor died, up to max_retries
-        attempts; raises rather than return anything partial."""
+        attempts; raises rather than return anything partial. A shard's input error is
+        restated with the whole input's index and byte (`width` bytes per scalar)."""
         k = len(self._actors)
         results: List[Any] = [None] * k
         attempts = [0] * k
@@ -503,7 +521,12 @@ class ShardedBases:
                 time.sleep(min(0.05 * attempts[i], 1.0))
                 pending[i] = submit(i)
             except RayTaskError as e:
-                raise _cause(e) from None
+                cause = _cause(e)
+                start = self._bounds[i][0]
+                if isinstance(cause, multiexp.InputError) and cause.index is not None:
+                    byte = None if cause.byte is None else cause.byte + start * width
+                    cause = _relocated(cause, "scalars", start, byte=byte)
+                raise cause from None
         return results
 
     def _get(self, refs, what: str):

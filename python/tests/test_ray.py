@@ -70,6 +70,18 @@ def test_errors_cross_the_cluster(tmp_path):
         with pytest.raises(multiexp.ScalarError) as e:
             sharded.msm([1] * 9 + [r])
         assert e.value.index == 9
+        # Records are checked by the shard that holds them; the error is the whole input's.
+        records = b"".join(x.to_bytes(32, "little") for x in [1] * 8 + [r, 2])
+        with pytest.raises(multiexp.ScalarError) as e:
+            sharded.msm(records)
+        assert (e.value.index, e.value.byte, e.value.kind) == (8, 8 * 32, "ScalarOutOfRange")
+        assert "element 8" in str(e.value)
+        with pytest.raises(multiexp.ScalarError):
+            sharded.msm(records[:-1])
+        import numpy as np
+
+        small = np.arange(-5, 5, dtype=np.int64)
+        assert sharded.msm(small) == multiexp.msm(curve, points, small)
     # A bad point in a file is found by the shard that loads it.
     broken = bytearray(points)
     broken[7 * 64 + 3] ^= 1
