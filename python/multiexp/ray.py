@@ -68,7 +68,7 @@ class _ShardActor:
         self.curve = curve
         self.threads = threads
         self.fault_file = fault_file
-        self.start, self.end = source[-2], source[-1]
+        self.start, self.end = (source[-3], source[-2]) if source[0] == "file" else (source[-2], source[-1])
         kind = source[0]
         if kind == "bytes":
             _, data, fmt, encoding, compressed, checked, name, start, end = source
@@ -77,8 +77,8 @@ class _ShardActor:
                 data = ray.get(data)
             bases = Bases(curve, data, format=fmt, encoding=encoding, compressed=compressed, subgroup_check=not checked, name=name)
         elif kind == "file":
-            _, path, fmt, encoding, compressed, width, start, end = source
-            bases = _load_file_shard(curve, path, fmt, encoding, compressed, width, start, end)
+            _, path, fmt, encoding, compressed, width, start, end, base = source
+            bases = _load_file_shard(curve, path, fmt, encoding, compressed, width, start, end, base)
         else:  # pragma: no cover
             raise ValueError(f"unknown shard source {kind!r}")
         if len(bases) != end - start:
@@ -115,17 +115,18 @@ class _ShardActor:
         return os.getpid()
 
 
-def _load_file_shard(curve, path, fmt, encoding, compressed, width, start, end) -> Bases:
-    """Elements start..end of a file; an error names the file's own byte or line and the
-    element's index in the whole file."""
+def _load_file_shard(curve, path, fmt, encoding, compressed, width, start, end, base=0) -> Bases:
+    """Elements start..end of a file (records from byte `base`); an error names the file's
+    own byte or line and the element's index in the whole file."""
     if fmt == "records":
         with open(path, "rb") as f:
-            f.seek(start * width)
+            f.seek(base + start * width)
             data = f.read((end - start) * width)
         try:
             return Bases(curve, data, format="records", encoding=encoding, compressed=compressed, name=path)
         except multiexp.InputError as e:
-            raise _relocated(e, path, start, byte=None if e.byte is None else e.byte + start * width) from None
+            byte = None if e.byte is None else e.byte + base + start * width
+            raise _relocated(e, path, start, byte=byte) from None
     if fmt == "hex":
         numbered = _element_lines(path)[start:end]
         try:
@@ -398,6 +399,7 @@ class ShardedBases:
             return source, n
         path = os.fspath(path)
         fmt = fmt or ("hex" if multiexp._looks_like_hex(open(path, "rb").read(4096)) else "records")
+        base = 0
         if fmt == "hex":
             n = len(_element_lines(path))
             width = 0
@@ -406,28 +408,61 @@ class ShardedBases:
             size = os.path.getsize(path)
             small, large = multiexp._sizes(self._info, encoding)
             if compressed is None:
-                if size % large == 0 and size % small != 0:
-                    compressed = False
-                elif size % small == 0 and size % large != 0:
-                    compressed = True
-                else:
-                    with open(path, "rb") as f:
-                        first = f.read(1)
-                    if self._info["encoding"] == "zcash" and encoding in (None, "standard", "zcash") and first:
-                        compressed = bool(first[0] & 0x80)
-                    else:
-                        raise multiexp.PointError(f"{path}: say whether the records are compressed (compressed=True/False)")
+                compressed = self._width_of(path, size, small, large, encoding)
             width = small if compressed else large
             if size % width:
                 raise multiexp.PointError(f"{path}: {size} bytes is not a whole number of {width}-byte records")
             n = size // width
+        elif fmt in ("arkworks", "binary"):
+            # arkworks' CanonicalSerialize of Vec<Affine>: a u64 count, then the records in
+            # its binary encoding (ZCash's for BLS12-381, arkworks' own for the others).
+            fmt, base = "records", 8
+            encoding = "zcash" if self.curve.startswith("bls12-381") else "arkworks"
+            small, large = multiexp._sizes(self._info, encoding)
+            size = os.path.getsize(path)
+            with open(path, "rb") as f:
+                prefix = f.read(8)
+            if len(prefix) < 8:
+                raise multiexp.PointError(f"{path}: {size} bytes: shorter than the 8-byte length prefix")
+            n = int.from_bytes(prefix, "little")
+            body = size - 8
+            if n and body == n * small:
+                compressed, width = True, small
+            elif n and body == n * large:
+                compressed, width = False, large
+            elif n == 0 and body == 0:
+                compressed, width = True, small
+            else:
+                raise multiexp.PointError(
+                    f"{path}: the length prefix announces {n} points, but {body} bytes follow "
+                    f"(records of {small} or {large} bytes)"
+                )
         else:
-            raise ValueError(f"shards load from raw records or hex files, not {fmt!r}")
+            raise ValueError(f"shards load from hex lines, raw records or arkworks binary, not {fmt!r}")
 
         def source(start, end):
-            return ("file", path, fmt, encoding, compressed, width, start, end)
+            return ("file", path, fmt, encoding, compressed, width, start, end, base)
 
         return source, n
+
+    def _width_of(self, path, size, small, large, encoding) -> bool:
+        """Whether a file of raw records is compressed, where its length does not say: the
+        ZCash compression bit, else its first records read both ways (as the package does)."""
+        if size % large == 0 and size % small != 0:
+            return False
+        if size % small == 0 and size % large != 0:
+            return True
+        with open(path, "rb") as f:
+            head = f.read(64 * large)
+        if not head:
+            return True
+        if self._info["encoding"] == "zcash" and encoding in (None, "standard", "zcash"):
+            return bool(head[0] & 0x80)
+        try:
+            Bases(self.curve, head[: (len(head) // large) * large], compressed=False, encoding=encoding, name=path)
+            return False
+        except multiexp.PointError:
+            return True
 
     def plan(self) -> ShardPlan:
         """The shard plan: shards, threads per shard, modeled time, overhead, candidates."""

@@ -48,8 +48,11 @@ def test_shards_from_files_and_tables(tmp_path):
     raw.write_bytes(points)
     hexf = tmp_path / "points.hex"
     hexf.write_text("# setup\n" + "\n".join(points[i * 48 : (i + 1) * 48].hex() for i in range(n)) + "\n")
-    for path in (raw, hexf):
-        with ShardedBases(curve, path=path, shards=2, threads_per_shard=1) as sharded:
+    ark = tmp_path / "points.ark"
+    ark.write_bytes(n.to_bytes(8, "little") + points)
+    for path in (raw, hexf, ark):
+        fmt = "arkworks" if path == ark else None
+        with ShardedBases(curve, path=path, format=fmt, shards=2, threads_per_shard=1) as sharded:
             assert sharded.msm(scalars) == want
             ranges = sorted((s["start"], s["end"]) for s in sharded.info())
             assert ranges == [(0, 50), (50, 101)]
@@ -58,6 +61,25 @@ def test_shards_from_files_and_tables(tmp_path):
         assert all(s["table"] for s in sharded.info())
         vectors = [scalars, multiexp.sample(curve, n, seed=7)[1]]
         assert sharded.msm_many(vectors) == multiexp.msm_many(curve, points, vectors)
+
+
+def test_arkworks_encoded_files_of_either_width(tmp_path):
+    curve = "bn254-g1"
+    n = 40
+    for compressed in (True, False):
+        points, scalars = multiexp.sample(curve, n, seed=11, compressed=compressed)
+        want = multiexp.msm(curve, points, scalars)
+        f = tmp_path / f"points-{compressed}.bin"
+        f.write_bytes(points)
+        with ShardedBases(curve, path=f, shards=2, threads_per_shard=1) as sharded:
+            assert sharded.msm(scalars) == want
+        f = tmp_path / f"points-{compressed}.ark"
+        f.write_bytes(n.to_bytes(8, "little") + points)
+        with ShardedBases(curve, path=f, format="arkworks", shards=2, threads_per_shard=1) as sharded:
+            assert sharded.msm(scalars) == want
+    f.write_bytes((n + 1).to_bytes(8, "little") + points)
+    with pytest.raises(multiexp.PointError):
+        ShardedBases(curve, path=f, format="arkworks", shards=2, threads_per_shard=1)
 
 
 def test_errors_cross_the_cluster(tmp_path):
