@@ -125,7 +125,7 @@ def _point_source(
         if isinstance(points, str):
             return points, "hex", encoding, compressed, name or "points"
         return bytes(points), "records", encoding, compressed, name or "points"
-    if isinstance(points, (str, bytes, bytearray, memoryview)):
+    if isinstance(points, (str, bytes, bytearray, memoryview)) and format is not None:
         data = points if isinstance(points, str) else bytes(points)
         return data, _kind(format), encoding, compressed, name or "points"
     if isinstance(points, os.PathLike):
@@ -215,6 +215,7 @@ class Bases:
     """
 
     __slots__ = ("_inner",)
+    _inner: "_native.Bases"
 
     def __init__(
         self,
@@ -341,6 +342,7 @@ class PrecomputedBases:
     """
 
     __slots__ = ("_inner",)
+    _inner: "_native.Precomputed"
 
     def __init__(self, bases: Union[Bases, Tuple[str, PointsLike]], budget: Union[int, str], *, threads: Optional[int] = None) -> None:
         if not isinstance(bases, Bases):

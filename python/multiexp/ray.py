@@ -57,8 +57,8 @@ class _ShardActor:
         # A shard that cannot load (bad points in its file) keeps its error for `ping` to
         # raise: the driver gets the library's typed exception, not an actor death.
         self.error: Optional[BaseException] = None
-        self.bases = None
-        self.table = None
+        self.bases: Optional[Bases] = None
+        self.table: Optional[PrecomputedBases] = None
         try:
             self._load(curve, source, threads, budget, fault_file)
         except multiexp.MultiexpError as e:
@@ -94,7 +94,7 @@ class _ShardActor:
             # Test hook: die in the middle of a call, once per fault file.
             os.remove(self.fault_file)
             os._exit(1)
-        target = self.table if self.table is not None else self.bases
+        target: Any = self.table if self.table is not None else self.bases
         data = [v if isinstance(v, bytes) else v.tobytes() for v in vectors]
         return list(target._inner.msm_many(data, kind, endianness=endianness, reduce=reduce, threads=self.threads))
 
@@ -102,7 +102,7 @@ class _ShardActor:
         return {
             "start": self.start,
             "end": self.end,
-            "points": len(self.bases),
+            "points": len(self.bases) if self.bases is not None else 0,
             "threads": self.threads,
             "pid": os.getpid(),
             "node": ray.get_runtime_context().get_node_id(),
@@ -373,9 +373,9 @@ class ShardedBases:
         self._bounds = bounds
         options = {"num_cpus": t, "max_restarts": self.max_retries, "max_task_retries": 0}
         options.update(actor_options or {})
-        remote = ray.remote(_ShardActor).options(**options)
-        self._actors = []
-        self._sources_kept = []
+        remote: Any = ray.remote(_ShardActor).options(**options)
+        self._actors: List[Any] = []
+        self._sources_kept: List[Any] = []
         for start, end in bounds:
             source = sources(start, end)
             self._sources_kept.append(source)
