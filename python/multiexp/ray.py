@@ -104,6 +104,7 @@ class _ShardActor:
             "end": self.end,
             "points": len(self.bases) if self.bases is not None else 0,
             "threads": self.threads,
+            "rayon_threads": os.environ.get("RAYON_NUM_THREADS"),
             "pid": os.getpid(),
             "node": ray.get_runtime_context().get_node_id(),
             "table": self.table.layout if self.table is not None else None,
@@ -371,7 +372,14 @@ class ShardedBases:
         k, t = self._plan.shards, self._plan.threads
         bounds = [(i * n // k, (i + 1) * n // k) for i in range(k)]
         self._bounds = bounds
-        options = {"num_cpus": t, "max_restarts": self.max_retries, "max_task_retries": 0}
+        # RAYON_NUM_THREADS: the library's decoding, like its MSM (threads=t), stays on the
+        # actor's t CPUs instead of every core of the node.
+        options = {
+            "num_cpus": t,
+            "max_restarts": self.max_retries,
+            "max_task_retries": 0,
+            "runtime_env": {"env_vars": {"RAYON_NUM_THREADS": str(t)}},
+        }
         options.update(actor_options or {})
         remote: Any = ray.remote(_ShardActor).options(**options)
         self._actors: List[Any] = []

@@ -56,6 +56,7 @@ def test_shards_from_files_and_tables(tmp_path):
             assert sharded.msm(scalars) == want
             ranges = sorted((s["start"], s["end"]) for s in sharded.info())
             assert ranges == [(0, 50), (50, 101)]
+            assert all(s["rayon_threads"] == "1" for s in sharded.info())
     with ShardedBases(curve, points, shards=2, threads_per_shard=1, precompute="4x") as sharded:
         assert sharded.msm(scalars) == want
         assert all(s["table"] for s in sharded.info())
