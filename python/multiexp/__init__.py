@@ -204,7 +204,60 @@ def _scalar_source(scalars: ScalarsLike) -> Tuple[Any, str]:
     raise TypeError(f"scalars must be a sequence of ints, bytes or a numpy array, not {type(scalars).__name__}")
 
 
-class Bases:
+class _Msm:
+    """msm and msm_many over whatever `_inner` holds (resident points or a table)."""
+
+    __slots__ = ()
+    _inner: Any
+
+    def msm(
+        self,
+        scalars: ScalarsLike,
+        *,
+        threads: Optional[int] = None,
+        endianness: str = "little",
+        reduce: bool = False,
+        compressed: bool = True,
+    ) -> bytes:
+        """s_1*P_1 + ... + s_n*P_n, encoded (standard encoding, compressed by default)."""
+        data, kind = _scalar_source(scalars)
+        (q,) = self._inner.msm_many(
+            [data], kind, endianness=endianness, reduce=reduce, threads=threads, compressed=compressed
+        )
+        return q
+
+    def msm_many(
+        self,
+        vectors: Sequence[ScalarsLike],
+        *,
+        threads: Optional[int] = None,
+        endianness: str = "little",
+        reduce: bool = False,
+        compressed: bool = True,
+    ) -> List[bytes]:
+        """One MSM per scalar vector over the same bases, planned and run as one job."""
+        if not vectors:
+            return []
+        sources = [_scalar_source(v) for v in vectors]
+        kinds = {k for _, k in sources}
+        if len(kinds) != 1:
+            return [
+                self.msm(v, threads=threads, endianness=endianness, reduce=reduce, compressed=compressed)
+                for v in vectors
+            ]
+        return list(
+            self._inner.msm_many(
+                [d for d, _ in sources],
+                kinds.pop(),
+                endianness=endianness,
+                reduce=reduce,
+                threads=threads,
+                compressed=compressed,
+            )
+        )
+
+
+class Bases(_Msm):
     """Points of one curve/group, decoded and checked once, kept for any number of MSMs.
 
     ``Bases(curve, points)`` takes any of the point inputs the module describes; ``format``
@@ -261,52 +314,6 @@ class Bases:
     def __repr__(self) -> str:
         return f"multiexp.Bases({self.curve!r}, {len(self)} points)"
 
-    def msm(
-        self,
-        scalars: ScalarsLike,
-        *,
-        threads: Optional[int] = None,
-        endianness: str = "little",
-        reduce: bool = False,
-        compressed: bool = True,
-    ) -> bytes:
-        """s_1*P_1 + ... + s_n*P_n, encoded (standard encoding, compressed by default)."""
-        data, kind = _scalar_source(scalars)
-        (q,) = self._inner.msm_many(
-            [data], kind, endianness=endianness, reduce=reduce, threads=threads, compressed=compressed
-        )
-        return q
-
-    def msm_many(
-        self,
-        vectors: Sequence[ScalarsLike],
-        *,
-        threads: Optional[int] = None,
-        endianness: str = "little",
-        reduce: bool = False,
-        compressed: bool = True,
-    ) -> List[bytes]:
-        """One MSM per scalar vector over these bases, planned and run as one job."""
-        if not vectors:
-            return []
-        sources = [_scalar_source(v) for v in vectors]
-        kinds = {k for _, k in sources}
-        if len(kinds) != 1:
-            return [
-                self.msm(v, threads=threads, endianness=endianness, reduce=reduce, compressed=compressed)
-                for v in vectors
-            ]
-        return list(
-            self._inner.msm_many(
-                [d for d, _ in sources],
-                kinds.pop(),
-                endianness=endianness,
-                reduce=reduce,
-                threads=threads,
-                compressed=compressed,
-            )
-        )
-
     def to_bytes(self, compressed: bool = True, start: int = 0, end: Optional[int] = None) -> bytes:
         """The points as raw records of the standard encoding."""
         return self._inner.to_bytes(compressed=compressed, start=start, end=end)
@@ -333,7 +340,7 @@ def _budget(budget: Union[int, str], n_bytes: int) -> int:
     return int(text)
 
 
-class PrecomputedBases:
+class PrecomputedBases(_Msm):
     """Precomputed multiples of fixed bases (an SRS, a proving key, KZG setup points).
 
     Built once within a memory budget (bytes, ``"16MiB"``, or ``"4x"`` the points' size);
@@ -394,42 +401,6 @@ class PrecomputedBases:
     def __repr__(self) -> str:
         return f"multiexp.PrecomputedBases({self.curve!r}, {len(self)} points, {self.layout})"
 
-    def msm(
-        self,
-        scalars: ScalarsLike,
-        *,
-        threads: Optional[int] = None,
-        endianness: str = "little",
-        reduce: bool = False,
-        compressed: bool = True,
-    ) -> bytes:
-        """s_1*P_1 + ... + s_n*P_n over the table, encoded."""
-        data, kind = _scalar_source(scalars)
-        (q,) = self._inner.msm_many([data], kind, endianness=endianness, reduce=reduce, threads=threads, compressed=compressed)
-        return q
-
-    def msm_many(
-        self,
-        vectors: Sequence[ScalarsLike],
-        *,
-        threads: Optional[int] = None,
-        endianness: str = "little",
-        reduce: bool = False,
-        compressed: bool = True,
-    ) -> List[bytes]:
-        """One MSM per scalar vector over the table, run as one job."""
-        if not vectors:
-            return []
-        sources = [_scalar_source(v) for v in vectors]
-        kinds = {k for _, k in sources}
-        if len(kinds) != 1:
-            return [self.msm(v, threads=threads, endianness=endianness, reduce=reduce, compressed=compressed) for v in vectors]
-        return list(
-            self._inner.msm_many(
-                [d for d, _ in sources], kinds.pop(), endianness=endianness, reduce=reduce, threads=threads, compressed=compressed
-            )
-        )
-
 
 def msm(
     curve: str,
@@ -484,7 +455,8 @@ def add_points(curve: str, points: PointsLike, *, compressed: Optional[bool] = N
     """The sum of encoded points (each checked), compressed: how partial MSMs combine."""
     data, kind, encoding, compressed, _ = _point_source(curve, points, None, None, compressed, None)
     if kind != "records":
-        return Bases(curve, points).msm([1] * len(Bases(curve, points)))
+        bases = Bases(curve, points)
+        return bases.msm([1] * len(bases))
     if not data:
         return Bases(curve, b"").msm([])
     return _native.add_points(curve, data, encoding=encoding, compressed=compressed)

@@ -522,8 +522,24 @@ impl CurveVisitor for Decode<'_> {
     }
 }
 
+/// What an MSM runs over: resident points or a table of their multiples.
+#[derive(Clone, Copy)]
+enum Target<'a> {
+    Bases(&'a Bases),
+    Table(&'a Precomputed),
+}
+
+impl Target<'_> {
+    fn curve(&self) -> &'static str {
+        match self {
+            Target::Bases(b) => b.curve,
+            Target::Table(t) => t.curve,
+        }
+    }
+}
+
 struct Msm<'a> {
-    bases: &'a Bases,
+    target: Target<'a>,
     scalars: &'a [ScalarData],
     names: &'a [String],
     reduce: bool,
@@ -534,22 +550,52 @@ struct Msm<'a> {
 impl CurveVisitor for Msm<'_> {
     type Output = Outcome<Vec<Vec<u8>>>;
     fn visit<P: SWCurveConfig>(self, _: &CurveSpec) -> Self::Output {
-        let points = self.bases.points::<P>();
         let vectors = self
             .scalars
             .iter()
             .zip(self.names)
             .map(|(s, name)| decode_scalars::<P::ScalarField>(name, s, self.reduce))
             .collect::<Outcome<Vec<_>>>()?;
+        let refs: Vec<&[P::ScalarField]> = vectors.iter().map(Vec::as_slice).collect();
         let config = config(self.threads);
-        let sums = if vectors.len() == 1 {
-            vec![multiexp::msm_with(points, &vectors[0], &config)?]
-        } else {
-            let refs: Vec<&[P::ScalarField]> = vectors.iter().map(Vec::as_slice).collect();
-            multiexp::msm_many_with(points, &refs, &config)?
+        let sums = match (self.target, refs.as_slice()) {
+            (Target::Bases(b), [one]) => vec![multiexp::msm_with(b.points::<P>(), one, &config)?],
+            (Target::Bases(b), _) => multiexp::msm_many_with(b.points::<P>(), &refs, &config)?,
+            (Target::Table(t), [one]) => vec![t.table::<P>().msm_with(one, &config)?],
+            (Target::Table(t), _) => t.table::<P>().msm_many_with(&refs, &config)?,
         };
         Ok(sums.iter().map(|q| encode(q, self.compressed)).collect())
     }
+}
+
+/// Σ sᵢ·Pᵢ over `target` for each scalar vector, encoded; the GIL released while the
+/// scalars are decoded and the MSMs run.
+fn run_msm<'py>(
+    py: Python<'py>,
+    target: Target<'_>,
+    vectors: &Bound<'py, PyList>,
+    kind: &str,
+    endianness: &str,
+    reduce: bool,
+    threads: Option<usize>,
+    compressed: bool,
+) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+    let (data, names) = scalar_inputs(vectors, kind, endianness)?;
+    if data.is_empty() {
+        return Ok(Vec::new());
+    }
+    let visitor = Msm {
+        target,
+        scalars: &data,
+        names: &names,
+        reduce,
+        threads,
+        compressed,
+    };
+    let sums = py
+        .detach(|| visit(target.curve(), visitor))
+        .map_err(|f| f.into_py(py))?;
+    Ok(sums.iter().map(|s| PyBytes::new(py, s)).collect())
 }
 
 struct Encode<'a> {
@@ -663,22 +709,16 @@ impl Bases {
         threads: Option<usize>,
         compressed: bool,
     ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
-        let (data, names) = scalar_inputs(vectors, kind, endianness)?;
-        if data.is_empty() {
-            return Ok(Vec::new());
-        }
-        let visitor = Msm {
-            bases: self,
-            scalars: &data,
-            names: &names,
+        run_msm(
+            py,
+            Target::Bases(self),
+            vectors,
+            kind,
+            endianness,
             reduce,
             threads,
             compressed,
-        };
-        let sums = py
-            .detach(|| visit(self.curve, visitor))
-            .map_err(|f| f.into_py(py))?;
-        Ok(sums.iter().map(|s| PyBytes::new(py, s)).collect())
+        )
     }
 
     /// The points, encoded in the curve's standard encoding, from `start` to `end`.
@@ -771,36 +811,6 @@ impl CurveVisitor for Load<'_> {
             n: table.len(),
             table: Box::new(table),
         })
-    }
-}
-
-struct TableMsm<'a> {
-    table: &'a Precomputed,
-    scalars: &'a [ScalarData],
-    names: &'a [String],
-    reduce: bool,
-    threads: Option<usize>,
-    compressed: bool,
-}
-
-impl CurveVisitor for TableMsm<'_> {
-    type Output = Outcome<Vec<Vec<u8>>>;
-    fn visit<P: SWCurveConfig>(self, _: &CurveSpec) -> Self::Output {
-        let table = self.table.table::<P>();
-        let vectors = self
-            .scalars
-            .iter()
-            .zip(self.names)
-            .map(|(s, name)| decode_scalars::<P::ScalarField>(name, s, self.reduce))
-            .collect::<Outcome<Vec<_>>>()?;
-        let config = config(self.threads);
-        let refs: Vec<&[P::ScalarField]> = vectors.iter().map(Vec::as_slice).collect();
-        let sums = if refs.len() == 1 {
-            vec![table.msm_with(refs[0], &config)?]
-        } else {
-            table.msm_many_with(&refs, &config)?
-        };
-        Ok(sums.iter().map(|q| encode(q, self.compressed)).collect())
     }
 }
 
@@ -907,22 +917,16 @@ impl Precomputed {
         threads: Option<usize>,
         compressed: bool,
     ) -> PyResult<Vec<Bound<'py, PyBytes>>> {
-        let (data, names) = scalar_inputs(vectors, kind, endianness)?;
-        if data.is_empty() {
-            return Ok(Vec::new());
-        }
-        let visitor = TableMsm {
-            table: self,
-            scalars: &data,
-            names: &names,
+        run_msm(
+            py,
+            Target::Table(self),
+            vectors,
+            kind,
+            endianness,
             reduce,
             threads,
             compressed,
-        };
-        let sums = py
-            .detach(|| visit(self.curve, visitor))
-            .map_err(|f| f.into_py(py))?;
-        Ok(sums.iter().map(|s| PyBytes::new(py, s)).collect())
+        )
     }
 }
 
