@@ -68,7 +68,6 @@ class _ShardActor:
         self.curve = curve
         self.threads = threads
         self.fault_file = fault_file
-        self.start, self.end = (source[-3], source[-2]) if source[0] == "file" else (source[-2], source[-1])
         kind = source[0]
         if kind == "bytes":
             _, data, fmt, encoding, compressed, checked, name, start, end = source
@@ -81,11 +80,11 @@ class _ShardActor:
             bases = _load_file_shard(curve, path, fmt, encoding, compressed, width, start, end, base)
         else:  # pragma: no cover
             raise ValueError(f"unknown shard source {kind!r}")
+        self.start, self.end = start, end
         if len(bases) != end - start:
             raise MultiexpError(f"shard {start}..{end} holds {len(bases)} points, expected {end - start}")
         self.bases = bases
         self.table = PrecomputedBases(bases, budget, threads=threads) if budget is not None else None
-        self.loads = 1
 
     def msm_many(self, vectors: List[Any], kind: str, endianness: str, reduce: bool) -> List[bytes]:
         """The partial sums of this shard for each scalar slice (records or 8-byte words, as
@@ -388,8 +387,13 @@ class ShardedBases:
             source = sources(start, end)
             self._sources_kept.append(source)
             self._actors.append(remote.remote(self.curve, source, t, precompute, _fault_file))
-        # Wait for every shard to load; a load error (bad points in a file) surfaces here.
-        self._get([a.ping.remote() for a in self._actors], what="loading shards")
+        # Wait for every shard to load; a load error (bad points in a file) surfaces here,
+        # and then no actor is left behind.
+        try:
+            self._get([a.ping.remote() for a in self._actors], what="loading shards")
+        except BaseException:
+            self.close()
+            raise
 
     def _sources(self, points, path, fmt, encoding, compressed):
         if points is not None:

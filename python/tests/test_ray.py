@@ -114,6 +114,11 @@ def test_errors_cross_the_cluster(tmp_path):
         ShardedBases(curve, path=f, compressed=False, shards=2, threads_per_shard=1)
     assert "broken.bin" in str(e.value)
     assert (e.value.index, e.value.byte, e.value.kind) == (7, 7 * 64, "NotOnCurve")
+    # The shards of a failed load are stopped: their CPUs come back.
+    deadline = time.time() + 20
+    while ray.available_resources().get("CPU", 0) < 2 and time.time() < deadline:
+        time.sleep(0.2)
+    assert ray.available_resources().get("CPU", 0) == 2
     # In a hex file: the file's own line number.
     cpoints, _ = multiexp.sample(curve, 10, compressed=True)
     lines = ["# header", ""] + [cpoints[i * 32 : (i + 1) * 32].hex() for i in range(10)]
