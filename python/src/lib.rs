@@ -389,29 +389,6 @@ fn decode_points<P: SWCurveConfig>(
     }
 }
 
-/// The scalar of a little-endian magnitude and a sign, if the magnitude is below r (or
-/// reduced when `reduce`).
-fn scalar_of<F: PrimeField>(le: &[u8], negative: bool, reduce: bool) -> Option<F> {
-    let mut big = F::BigInt::default();
-    let limbs = big.as_mut();
-    let mut fits = true;
-    for (k, chunk) in le.chunks(8).enumerate() {
-        let mut word = [0u8; 8];
-        word[..chunk.len()].copy_from_slice(chunk);
-        let word = u64::from_le_bytes(word);
-        match limbs.get_mut(k) {
-            Some(limb) => *limb = word,
-            None => fits &= word == 0,
-        }
-    }
-    let value = match F::from_bigint(big).filter(|_| fits) {
-        Some(v) => v,
-        None if reduce => F::from_le_bytes_mod_order(le),
-        None => return None,
-    };
-    Some(if negative { -value } else { value })
-}
-
 fn decode_scalars<F: PrimeField>(name: &str, data: &ScalarData, reduce: bool) -> Outcome<Vec<F>> {
     match data {
         ScalarData::Records(bytes, endianness) => {
@@ -461,7 +438,9 @@ fn decode_scalars<F: PrimeField>(name: &str, data: &ScalarData, reduce: bool) ->
                         let m = F::from(*v);
                         Some(if *negative { -m } else { m })
                     }
-                    IntScalar::Big(le, negative) => scalar_of::<F>(le, *negative, reduce),
+                    IntScalar::Big(le, negative) => input::scalar_from_le::<F>(le, reduce)
+                        .ok()
+                        .map(|v| if *negative { -v } else { v }),
                     IntScalar::Huge => None,
                 };
                 value.ok_or(Failure::ScalarInt {

@@ -463,8 +463,18 @@ pub fn points_from<P: SWCurveConfig>(
     }
 }
 
-/// The scalar of canonical little-endian `bytes`, reduced if asked.
-fn scalar_from_le<F: PrimeField>(bytes: &[u8], reduce: bool) -> Result<F, InputErrorKind> {
+/// The scalar of little-endian `bytes` (any length): the integer must be below r, else
+/// [`InputErrorKind::ScalarOutOfRange`] unless `reduce` asks for reduction mod r.
+///
+/// ```
+/// use ark_bn254::Fr;
+/// use multiexp::input::{scalar_from_le, InputErrorKind};
+///
+/// assert_eq!(scalar_from_le::<Fr>(&[5, 0, 0], false), Ok(Fr::from(5u64)));
+/// assert_eq!(scalar_from_le::<Fr>(&[0xff; 64], false), Err(InputErrorKind::ScalarOutOfRange));
+/// assert!(scalar_from_le::<Fr>(&[0xff; 64], true).is_ok());
+/// ```
+pub fn scalar_from_le<F: PrimeField>(bytes: &[u8], reduce: bool) -> Result<F, InputErrorKind> {
     let mut big = F::BigInt::default();
     let limbs = big.as_mut();
     let mut fits = true;
