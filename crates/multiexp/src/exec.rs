@@ -645,7 +645,8 @@ mod tests {
                 ifma: true,
                 ..PlanOptions::default()
             };
-            let planner = Planner::new(&spec, Profile::builtin().weights(&spec), options).unwrap();
+            let planner =
+                Planner::new(&spec, Profile::builtin().weights_for(&spec, true), options).unwrap();
             let plan = planner.plan(n, workers);
             let digits = digits(&scalars, plan.windowing(), workers).unwrap();
             for block in [1, 7, 64, 333, n] {

@@ -153,7 +153,11 @@ fn planner_for<P: SWCurveConfig>(config: &Config) -> Result<Planner, Error> {
             });
         }
     }
-    Planner::new(&spec, profile.weights(&spec), options)
+    Planner::new(
+        &spec,
+        profile.weights_for(&spec, config.ifma.native()),
+        options,
+    )
 }
 
 /// Runs a given plan: digits on the plan's workers, then the pool executor. With `trace`,

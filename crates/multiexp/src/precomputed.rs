@@ -163,9 +163,13 @@ fn table_planner<P: SWCurveConfig>(config: &Config, window: Option<u32>) -> Resu
     let spec = spec_of::<P>();
     let mut options = config.plan_options();
     options.window = window.or(options.window);
-    options.ifma =
-        config.ifma.engine().is_some() && crate::ifma::limbs_of::<P::BaseField>().is_some();
-    Planner::new(&spec, config.profile.profile().weights(&spec), options)
+    let engine = config.ifma.engine().is_some();
+    options.ifma = engine && crate::ifma::limbs_of::<P::BaseField>().is_some();
+    Planner::new(
+        &spec,
+        config.profile.profile().weights_for(&spec, engine),
+        options,
+    )
 }
 
 /// Bytes of one arkworks affine point of `P` in memory.

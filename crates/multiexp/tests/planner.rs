@@ -13,7 +13,12 @@ use multiexp::{Profile, SplitKind, SplitPolicy};
 use proptest::prelude::*;
 
 fn planner(spec: &CurveSpec, options: PlanOptions) -> Planner {
-    Planner::new(spec, Profile::builtin().weights(spec), options).unwrap()
+    Planner::new(
+        spec,
+        Profile::builtin().weights_for(spec, options.ifma),
+        options,
+    )
+    .unwrap()
 }
 
 /// Log-spaced sizes in [2, 2^24], with neighbours of powers of two.

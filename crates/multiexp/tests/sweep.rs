@@ -11,7 +11,12 @@ use multiexp::Processor;
 use multiexp::{Profile, SplitKind, SplitPolicy};
 
 fn planner(spec: &CurveSpec, options: PlanOptions) -> Planner {
-    Planner::new(spec, Profile::builtin().weights(spec), options).unwrap()
+    Planner::new(
+        spec,
+        Profile::builtin().weights_for(spec, options.ifma),
+        options,
+    )
+    .unwrap()
 }
 
 /// Sizes around every power of two and its midpoints, plus a log-spaced walk.

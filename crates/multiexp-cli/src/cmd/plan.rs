@@ -247,6 +247,7 @@ impl CurveVisitor for PlanRun {
                     "n": args.n,
                     "cores": cores,
                     "profile": source.to_string(),
+                    "profile_weights": profile.describe_for(multiexp::Ifma::Auto.native()),
                     "caches": multiexp::profile::Caches::host().describe(),
                     "unit": "ms",
                     "chosen": plan_json(chosen),
@@ -271,12 +272,13 @@ impl CurveVisitor for PlanRun {
             }
             Format::Table => {
                 println!(
-                    "{} n={} P={} cores, profile {} carried to {} (modeled ms; ratio = \
+                    "{} n={} P={} cores, profile {} [{}] carried to {} (modeled ms; ratio = \
                      makespan / chosen makespan)",
                     spec.name,
                     args.n,
                     cores,
                     source,
+                    profile.describe_for(multiexp::Ifma::Auto.native()),
                     multiexp::profile::Caches::host().describe()
                 );
                 println!(

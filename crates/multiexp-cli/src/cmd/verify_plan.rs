@@ -271,12 +271,13 @@ impl CurveVisitor for VerifyRun {
         };
         if args.format == Format::Table {
             println!(
-                "{} --verify-plan threads={} scalars={} profile={} carried to {}, path {} \
+                "{} --verify-plan threads={} scalars={} profile={} [{}] carried to {}, path {} \
                  (interleaved, {:?} of each variant; slowdown = chosen / best)",
                 spec.name,
                 args.threads,
                 args.scalars,
                 args.profile_source,
+                args.profile.describe_for(multiexp::Ifma::Auto.native()),
                 multiexp::profile::Caches::host().describe(),
                 if multiexp::unstable::ifma_runs::<P>() {
                     "IFMA"

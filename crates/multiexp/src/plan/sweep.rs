@@ -682,7 +682,11 @@ pub fn sweep(
                         ..PlanOptions::default()
                     };
                     Unit::Multiexp {
-                        planner: Box::new(Planner::new(curve, profile.weights(curve), options)?),
+                        planner: Box::new(Planner::new(
+                            curve,
+                            profile.weights_for(curve, spec.ifma),
+                            options,
+                        )?),
                         workers: *workers,
                     }
                 }

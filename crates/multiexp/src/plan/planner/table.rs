@@ -388,7 +388,7 @@ mod tests {
             ifma,
             ..PlanOptions::default()
         };
-        Planner::new(&spec, Profile::builtin().weights(&spec), options).unwrap()
+        Planner::new(&spec, Profile::builtin().weights_for(&spec, ifma), options).unwrap()
     }
 
     #[test]
