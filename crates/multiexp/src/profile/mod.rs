@@ -631,6 +631,16 @@ mod tests {
         }
     }
 
+    /// The caches of the Zen 4/5 hosts: 1 MiB of L2, twice the portable reference's.
+    fn zen5() -> Caches {
+        Caches {
+            l1d: Some(48 << 10),
+            l2: Some(1 << 20),
+            l3_share: Some(16 << 20),
+            source: "test",
+        }
+    }
+
     #[test]
     fn weights_carry_unchanged_to_equal_caches_and_validly_to_others() {
         let builtin = Profile::builtin();
@@ -692,12 +702,7 @@ mod tests {
 
     #[test]
     fn the_builtin_profile_prices_each_path_from_its_own_reference_host() {
-        let to = Caches {
-            l1d: Some(48 << 10),
-            l2: Some(1 << 20),
-            l3_share: Some(16 << 20),
-            source: "test",
-        };
+        let to = zen5();
         let portable = Profile::builtin_portable();
         let ifma = Profile::builtin();
         for name in curves::NAMES {
@@ -746,15 +751,9 @@ mod tests {
     #[test]
     fn the_portable_path_keeps_batch_affine_buckets_where_amd_hosts_measured_them_faster() {
         use crate::plan::planner::{PlanOptions, Planner};
-        let zen5 = Caches {
-            l1d: Some(48 << 10),
-            l2: Some(1 << 20),
-            l3_share: Some(16 << 20),
-            source: "test",
-        };
         for name in ["bn254-g1", "bls12-381-g1"] {
             let spec = curves::spec(name).unwrap();
-            for to in [zen5, zen3(), Caches::UNKNOWN] {
+            for to in [zen5(), zen3(), Caches::UNKNOWN] {
                 let weights = Profile::builtin().weights_on(&spec, &to, false);
                 let planner = Planner::new(&spec, weights, PlanOptions::default()).unwrap();
                 for log in 16..=22 {
