@@ -622,23 +622,24 @@ mod tests {
         assert_eq!(empty.weights(&spec), Profile::builtin().weights(&spec));
     }
 
-    fn zen3() -> Caches {
+    /// Test caches: an L1d and an L2 (KiB) over a 16 MiB L3 share.
+    fn caches(l1d_kib: u64, l2_kib: u64) -> Caches {
         Caches {
-            l1d: Some(32 << 10),
-            l2: Some(512 << 10),
+            l1d: Some(l1d_kib << 10),
+            l2: Some(l2_kib << 10),
             l3_share: Some(16 << 20),
             source: "test",
         }
     }
 
+    /// AMD Zen 3: 512 KiB of L2, the portable reference's.
+    fn zen3() -> Caches {
+        caches(32, 512)
+    }
+
     /// The caches of the Zen 4/5 hosts: 1 MiB of L2, twice the portable reference's.
     fn zen5() -> Caches {
-        Caches {
-            l1d: Some(48 << 10),
-            l2: Some(1 << 20),
-            l3_share: Some(16 << 20),
-            source: "test",
-        }
+        caches(48, 1024)
     }
 
     #[test]
