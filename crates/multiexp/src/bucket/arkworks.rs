@@ -12,6 +12,8 @@ use ark_ec::AffineRepr;
 use ark_ff::{Field, Zero};
 
 use super::batch_affine::{AffineBackend, Exceptional, Staged};
+use super::lines::LineVec;
+use super::prefetch::{prefetch, AHEAD};
 use crate::inverse::Inverter;
 
 /// Affine points as arkworks coordinates, with the scratch of one batch.
@@ -52,6 +54,9 @@ impl<P: SWCurveConfig> ArkworksAffine<P> {
         self.prefix.clear();
         let mut acc = P::BaseField::ONE;
         for (index, e) in staged.iter().enumerate() {
+            if let Some(ahead) = staged.get(index + AHEAD) {
+                prefetch(&dst[ahead.dst as usize]);
+            }
             let d = src(e.src as usize).0 - dst[e.dst as usize][0];
             if d.is_zero() {
                 let y = src(e.src as usize).1;
@@ -95,12 +100,10 @@ impl<P: SWCurveConfig> ArkworksAffine<P> {
 
 impl<P: SWCurveConfig> AffineBackend<P> for ArkworksAffine<P> {
     type Input<'a> = &'a [Affine<P>];
-    type Array = Vec<[P::BaseField; 2]>;
+    type Array = LineVec<[P::BaseField; 2]>;
 
     fn reserve(&self, array: &mut Self::Array, len: usize) {
-        if array.len() < len {
-            array.resize(len, [P::BaseField::zero(); 2]);
-        }
+        array.grow(len, [P::BaseField::zero(); 2]);
     }
 
     #[inline(always)]

@@ -6,6 +6,7 @@ use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
 use ark_ec::{AffineRepr, CurveGroup};
 
 use super::batch_affine::{AffineBackend, Exceptional, Staged};
+use super::lines::LineVec;
 use super::segments::SegmentSum;
 use super::*;
 use crate::ifma::Emulated;
@@ -120,10 +121,11 @@ fn records_decode_to_their_points<P: SWCurveConfig, const L: usize>(engine: Engi
     let points = awkward_points::<P>(77);
     let records = records_of(engine, &points);
     let field = RecordAffine::<P, L>::new(engine).unwrap();
+    let array = LineVec::from_slice(&records);
     for (i, p) in points.iter().enumerate() {
         assert_eq!(field.is_infinity(&records, i), p.is_zero(), "point {i}");
         if !p.is_zero() {
-            assert_eq!(field.get(&records, i), (p.x, p.y), "point {i}");
+            assert_eq!(field.get(&array, i), (p.x, p.y), "point {i}");
         }
     }
 }
@@ -302,7 +304,7 @@ mod native {
             .collect();
         let run = |engine| {
             let mut field = RecordAffine::<P, L>::new(engine).unwrap();
-            let mut buckets = Vec::new();
+            let mut buckets = LineVec::default();
             field.reserve(&mut buckets, 64);
             for b in 0..64 {
                 let src = finite[(b * 3) % finite.len()] as usize;
@@ -320,7 +322,7 @@ mod native {
             let mut segments = SegmentSum::<P, _>::default();
             let filled = vec![true; 64];
             let sum = segments.reduce(&mut field, &buckets, &filled);
-            (buckets, exceptional, sum.into_projective())
+            (buckets.to_vec(), exceptional, sum.into_projective())
         };
         assert_eq!(
             run(native()),

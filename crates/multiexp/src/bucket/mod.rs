@@ -14,6 +14,8 @@ pub(crate) mod arkworks;
 #[cfg(test)]
 mod backend_tests;
 pub(crate) mod batch_affine;
+pub(crate) mod lines;
+pub(crate) mod prefetch;
 pub(crate) mod records;
 pub(crate) mod segments;
 

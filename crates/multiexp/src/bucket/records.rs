@@ -20,6 +20,7 @@ use ark_ec::AffineRepr;
 use ark_ff::{Field, PrimeField};
 
 use super::batch_affine::{AffineBackend, Exceptional, Staged};
+use super::lines::LineVec;
 use crate::ifma::{on_engine, Engine, Field52, Lane8, LaneBackend};
 use crate::inverse::PrimeInverter;
 
@@ -283,12 +284,10 @@ fn neg_scalar<const L: usize>(p: &[u64; L], y: &[u64]) -> [u64; L] {
 
 impl<P: SWCurveConfig, const L: usize> AffineBackend<P> for RecordAffine<P, L> {
     type Input<'a> = &'a [u64];
-    type Array = Vec<u64>;
+    type Array = LineVec<u64>;
 
-    fn reserve(&self, array: &mut Vec<u64>, len: usize) {
-        if array.len() < 2 * L * len {
-            array.resize(2 * L * len, 0);
-        }
+    fn reserve(&self, array: &mut LineVec<u64>, len: usize) {
+        array.grow(2 * L * len, 0);
     }
 
     #[inline(always)]
@@ -305,7 +304,7 @@ impl<P: SWCurveConfig, const L: usize> AffineBackend<P> for RecordAffine<P, L> {
     }
 
     #[inline(always)]
-    fn load(&self, array: &mut Vec<u64>, b: usize, input: &[u64], i: usize, negate: bool) {
+    fn load(&self, array: &mut LineVec<u64>, b: usize, input: &[u64], i: usize, negate: bool) {
         let rec = &input[2 * L * i..2 * L * (i + 1)];
         let dst = &mut array[2 * L * b..2 * L * (b + 1)];
         dst[..L].copy_from_slice(&rec[..L]);
@@ -317,16 +316,16 @@ impl<P: SWCurveConfig, const L: usize> AffineBackend<P> for RecordAffine<P, L> {
     }
 
     #[inline(always)]
-    fn copy(&self, dst: &mut Vec<u64>, d: usize, src: &Vec<u64>, s: usize) {
+    fn copy(&self, dst: &mut LineVec<u64>, d: usize, src: &LineVec<u64>, s: usize) {
         dst[2 * L * d..2 * L * (d + 1)].copy_from_slice(&src[2 * L * s..2 * L * (s + 1)]);
     }
 
-    fn get(&self, array: &Vec<u64>, b: usize) -> (P::BaseField, P::BaseField) {
+    fn get(&self, array: &LineVec<u64>, b: usize) -> (P::BaseField, P::BaseField) {
         let rec = &array[2 * L * b..2 * L * (b + 1)];
         (self.decode(&rec[..L]), self.decode(&rec[L..]))
     }
 
-    fn set(&self, array: &mut Vec<u64>, b: usize, x: &P::BaseField, y: &P::BaseField) {
+    fn set(&self, array: &mut LineVec<u64>, b: usize, x: &P::BaseField, y: &P::BaseField) {
         let rec = &mut array[2 * L * b..2 * L * (b + 1)];
         rec[..L].copy_from_slice(&self.encode(x));
         rec[L..].copy_from_slice(&self.encode(y));
@@ -334,7 +333,7 @@ impl<P: SWCurveConfig, const L: usize> AffineBackend<P> for RecordAffine<P, L> {
 
     fn add_input(
         &mut self,
-        dst: &mut Vec<u64>,
+        dst: &mut LineVec<u64>,
         input: &[u64],
         staged: &[Staged],
         exceptional: &mut Vec<Exceptional>,
@@ -344,8 +343,8 @@ impl<P: SWCurveConfig, const L: usize> AffineBackend<P> for RecordAffine<P, L> {
 
     fn add_array(
         &mut self,
-        dst: &mut Vec<u64>,
-        src: &Vec<u64>,
+        dst: &mut LineVec<u64>,
+        src: &LineVec<u64>,
         staged: &[Staged],
         exceptional: &mut Vec<Exceptional>,
     ) {
@@ -378,6 +377,13 @@ fn add_batch<B: LaneBackend, F: PrimeField, const L: usize>(
     let (dst_records, src_records) = (dst.len() / rec, src.len() / rec);
     for step in 0..steps {
         let base = step * 8;
+        // The destinations two steps ahead (see `prefetch.rs`).
+        for e in staged.iter().skip(base + 16).take(8) {
+            let at = e.dst as usize * rec;
+            if let Some(record) = dst.get(at..at + rec) {
+                super::prefetch::prefetch_slice(record);
+            }
+        }
         let mut di = Lane8::default();
         let mut si = Lane8::default();
         let mut neg = 0u8;
