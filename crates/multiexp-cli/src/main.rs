@@ -43,7 +43,20 @@ enum Command {
     Kzg(cmd::kzg::Args),
 }
 
+/// Output cut short by its reader (`multiexp sweep | head`) ends the process quietly, as it
+/// does for other Unix tools: Rust ignores SIGPIPE, so without this every `println!` after
+/// the reader has gone would panic with "Broken pipe".
+fn exit_quietly_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any other thread exists; restoring a
+    // signal's default disposition has no other effect on this process.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    exit_quietly_on_closed_pipe();
     if let Err(message) = common::check_cpu() {
         eprintln!("error: {message}");
         return ExitCode::from(3);

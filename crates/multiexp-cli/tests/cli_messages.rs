@@ -240,3 +240,37 @@ fn an_msm_that_cannot_fit_exits_2_at_once_with_one_line() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("needs about"));
 }
+
+#[test]
+fn output_cut_short_by_its_reader_ends_quietly_not_with_a_broken_pipe_panic() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    // Some 117 KB of JSON: more than a pipe holds, so the writer is still writing when the
+    // reader goes (as `multiexp sweep | head -1`).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_multiexp"))
+        .args([
+            "sweep",
+            "--curves",
+            "bn254-g1,bls12-381-g1",
+            "--format",
+            "json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(!first.is_empty());
+    let out = child.wait_with_output().unwrap();
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!stderr.contains("Broken pipe"), "{stderr}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{:?}", out.status);
+    }
+}
