@@ -1,5 +1,6 @@
 //! Fuzz harness bodies, shared by the cargo-fuzz targets (`fuzz_targets/`) and the stable
-//! regression test that replays the committed corpus (`crates/multiexp/tests/fuzz_regressions.rs`).
+//! regression test that replays the committed corpus
+//! (`crates/multiexp/tests/suite/fuzz_regressions.rs`).
 //!
 //! Input layout: byte 0 picks the curve/group (index into the catalogue, mod 18), byte 1 the
 //! options (bit 0: no subgroup check; bit 1: little-endian hex scalars; bit 2: reduce

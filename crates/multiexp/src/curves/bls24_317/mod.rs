@@ -27,7 +27,7 @@
 //!
 //! Derived constants (cofactors, their inverses modulo `r`, Frobenius coefficients, the fields'
 //! multiplicative generators) were computed from these parameters with an independent
-//! big-integer script and are re-checked by the tests in `tests/curve_catalogue.rs`.
+//! big-integer script and are re-checked by the tests in `tests/suite/curve_catalogue.rs`.
 
 pub mod fq;
 pub mod fq2;

@@ -20,7 +20,7 @@
 //!
 //! Derived constants (cofactors, their inverses modulo `r`, the check coefficients, the base
 //! field's multiplicative generator) were computed from these parameters with an independent
-//! big-integer script and are re-checked by the tests in `tests/curve_catalogue.rs`.
+//! big-integer script and are re-checked by the tests in `tests/suite/curve_catalogue.rs`.
 
 pub mod fq;
 pub mod g1;

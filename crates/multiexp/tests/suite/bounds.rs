@@ -1,7 +1,4 @@
 //! Absurd counts are typed errors, never a panic or a hang (issue #16, "Absurd counts").
-// The suite covers every curve family (the default features); tests/features.rs runs
-// under any feature set.
-#![cfg(feature = "all-curves")]
 
 use multiexp::{Config, Error, SplitPolicy};
 

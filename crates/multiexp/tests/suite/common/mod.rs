@@ -1,4 +1,5 @@
-//! Generic test bodies, instantiated once per curve/group by `tests/msm.rs`.
+//! Generic test bodies, instantiated once per curve/group by `msm.rs` (and used by the
+//! classes, planner and precomputed modules).
 
 #![allow(dead_code)]
 

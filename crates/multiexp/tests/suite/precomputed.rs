@@ -1,8 +1,7 @@
 //! Bases known ahead: tables of precomputed multiples and `msm_many`, on every curve/group,
 //! against the naive sum and arkworks; the planner's layout within its budget; the table file.
-#![cfg(feature = "all-curves")]
 
-mod common;
+use crate::common;
 
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::{AffineRepr, CurveGroup};

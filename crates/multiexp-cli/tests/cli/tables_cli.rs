@@ -4,30 +4,8 @@
 //! benchmarks, these check that their code runs and that their contenders agree).
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
-fn multiexp(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_multiexp"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("multiexp-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "exit {:?}: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).to_string()
-}
+use crate::common::{multiexp, ok, scratch};
 
 /// The contender names of a `bench --format json` output, in order.
 fn contenders(out: &str) -> Vec<String> {
@@ -41,7 +19,7 @@ fn contenders(out: &str) -> Vec<String> {
 
 #[test]
 fn a_table_file_gives_the_msm_of_its_points() {
-    let dir = scratch("table");
+    let dir = scratch("tables", "table");
     let (points, scalars, table) = (dir.join("p.hex"), dir.join("s.hex"), dir.join("t.mxt"));
     let p = |x: &PathBuf| x.to_str().unwrap().to_string();
     for curve in ["bn254-g1", "bls12-381-g1", "secp256r1-g1"] {

@@ -4,7 +4,6 @@
 //! 2 and a message naming the file and the line or element.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use ark_bls12_381::Fr;
 use ark_ff::{AdditiveGroup, BigInteger, Field, PrimeField};
@@ -12,31 +11,7 @@ use multiexp::input::{self, Endianness};
 use multiexp::kzg::{self, TrustedSetup, BYTES_PER_BLOB, FIELD_ELEMENTS_PER_BLOB};
 use multiexp::Config;
 
-fn multiexp(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_multiexp"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-/// A scratch directory for one test.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("multiexp-kzg-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn path_str(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).to_string()
-}
+use crate::common::{multiexp, path_str, scratch, stderr, stdout};
 
 /// The mainnet setup file multiexp embeds.
 fn setup_file() -> PathBuf {
@@ -125,7 +100,7 @@ fn setup_file_equals_the_embedded_setup() {
 
 #[test]
 fn kzg_commit_prints_c_kzg_commitments_of_raw_and_hex_blobs() {
-    let dir = scratch("commit");
+    let dir = scratch("kzg", "commit");
     let first = multiexp::unstable::sample::scalars::<Fr>(FIELD_ELEMENTS_PER_BLOB, 21);
     let second = multiexp::unstable::sample::scalars::<Fr>(FIELD_ELEMENTS_PER_BLOB, 22);
     let (raw, hex) = (dir.join("first.bin"), dir.join("second.hex"));
@@ -160,7 +135,7 @@ fn kzg_commit_prints_c_kzg_commitments_of_raw_and_hex_blobs() {
 
 #[test]
 fn kzg_commit_refuses_a_blob_element_at_or_above_r() {
-    let dir = scratch("range");
+    let dir = scratch("kzg", "range");
     let good = dir.join("good.bin");
     std::fs::write(&good, raw_blob(&blobs()[0].1)).unwrap();
     let mut raw = raw_blob(&vec![Fr::ONE; FIELD_ELEMENTS_PER_BLOB]);
@@ -206,7 +181,7 @@ fn kzg_commit_refuses_a_blob_element_at_or_above_r() {
 
 #[test]
 fn kzg_commit_refuses_a_setup_with_a_corrupted_point() {
-    let dir = scratch("setup");
+    let dir = scratch("kzg", "setup");
     let text = std::fs::read_to_string(setup_file()).unwrap();
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     // Line 1234: a G1 Lagrange point with its x's last digit changed.
@@ -236,7 +211,7 @@ fn kzg_commit_refuses_a_setup_with_a_corrupted_point() {
 
 #[test]
 fn kzg_commit_refuses_a_truncated_blob() {
-    let dir = scratch("truncated");
+    let dir = scratch("kzg", "truncated");
     let raw = raw_blob(&blobs()[0].1);
     let (bin, hex) = (dir.join("short.bin"), dir.join("short.hex"));
     std::fs::write(&bin, &raw[..BYTES_PER_BLOB - 100]).unwrap();
@@ -268,7 +243,7 @@ fn kzg_commit_refuses_a_truncated_blob() {
 /// README quotes, and that commitment is c-kzg's.
 #[test]
 fn the_readme_worked_example_prints_c_kzgs_commitment() {
-    let dir = scratch("readme");
+    let dir = scratch("kzg", "readme");
     let (points, blob) = (dir.join("points.hex"), dir.join("blob.hex"));
     let gen = multiexp(&[
         "gen",

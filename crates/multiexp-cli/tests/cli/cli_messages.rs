@@ -1,29 +1,13 @@
 //! The CLI says what it means: each test is named after a message or behaviour that misled
 //! (issue #16, "Messages").
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn multiexp(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_multiexp"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("multiexp-msg-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).to_string()
-}
+use crate::common::{multiexp, scratch, text};
 
 #[test]
 fn gen_with_n_0_is_refused_because_msm_refuses_an_empty_input() {
-    let dir = scratch("gen0");
+    let dir = scratch("msg", "gen0");
     let (p, s) = (dir.join("p.hex"), dir.join("s.hex"));
     let out = multiexp(&[
         "gen",
@@ -47,7 +31,7 @@ fn gen_with_n_0_is_refused_because_msm_refuses_an_empty_input() {
 
 #[test]
 fn gen_with_one_path_for_points_and_scalars_is_refused_instead_of_overwriting() {
-    let dir = scratch("gensame");
+    let dir = scratch("msg", "gensame");
     let f = dir.join("both.hex");
     for other in [f.clone(), dir.join(".").join("both.hex")] {
         let out = multiexp(&[
@@ -72,7 +56,7 @@ fn gen_with_one_path_for_points_and_scalars_is_refused_instead_of_overwriting() 
 
 #[test]
 fn format_is_the_output_format_everywhere_and_gen_names_its_files_format_file_format() {
-    let dir = scratch("format");
+    let dir = scratch("msg", "format");
     let (p, s) = (dir.join("p.bin"), dir.join("s.bin"));
     let gen = |flag: &str| {
         multiexp(&[
@@ -131,7 +115,7 @@ fn the_peer_table_says_which_way_its_ratio_goes() {
 
 #[test]
 fn verify_plan_shows_progress_and_runs_exactly_the_reps_asked() {
-    let dir = scratch("verify");
+    let dir = scratch("msg", "verify");
     let csv = dir.join("v.csv");
     let out = multiexp(&[
         "bench",
@@ -225,7 +209,7 @@ fn an_msm_that_cannot_fit_exits_2_at_once_with_one_line() {
             started.elapsed()
         );
     }
-    let dir = scratch("bomb");
+    let dir = scratch("msg", "bomb");
     let out = multiexp(&[
         "gen",
         "--curve",

@@ -2,9 +2,8 @@
 //! classes, classes of 0, 1 and 2 scalars and classes below any batch size, on every
 //! curve/group of the MSM matrix, against the naive sum and arkworks; the planner's choice
 //! for the distributions provers have.
-#![cfg(feature = "all-curves")]
 
-mod common;
+use crate::common;
 
 use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
 use ark_ec::AffineRepr;

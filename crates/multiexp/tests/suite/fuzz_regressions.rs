@@ -2,12 +2,8 @@
 //! crash reproducers (`fuzz/regressions/<target>/`) — through the fuzz harness on the stable
 //! toolchain: no panic, `Ok` or a typed error, and the harness's own properties (IFMA and
 //! arkworks arithmetic agree, accepted inputs are canonical).
-// The suite covers every curve family (the default features); tests/features.rs runs
-// under any feature set.
-#![cfg(feature = "all-curves")]
 
-#[path = "../../../fuzz/harness.rs"]
-mod harness;
+use crate::harness;
 
 use std::path::Path;
 

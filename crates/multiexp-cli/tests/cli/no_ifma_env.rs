@@ -2,9 +2,7 @@
 
 use std::process::Command;
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).to_string()
-}
+use crate::common::text;
 
 /// `MULTIEXP_NO_IFMA=1` runs the portable path (issue #14's switch), and `msm` says which
 /// path ran; without it an IFMA CPU runs the IFMA path at a size where it wins.

@@ -1,17 +1,6 @@
 //! `--scalars`: benchmarks and plans on the scalar distributions provers have (issue #15).
 
-use std::process::{Command, Output};
-
-fn multiexp(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_multiexp"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).to_string()
-}
+use crate::common::{multiexp, text};
 
 #[test]
 fn every_distribution_benchmarks_against_arkworks_and_agrees() {

@@ -3,7 +3,6 @@
 //! and no input makes the binary panic.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 use ark_bls12_381::{g1::Config as G1, Fr, G1Projective};
 use ark_ec::short_weierstrass::Affine;
@@ -11,31 +10,7 @@ use ark_ec::{CurveGroup, VariableBaseMSM};
 use ark_ff::{Field, PrimeField};
 use multiexp::input::{self, Endianness};
 
-fn multiexp(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_multiexp"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-/// A scratch directory for one test.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("multiexp-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn path_str(p: &std::path::Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).to_string()
-}
+use crate::common::{multiexp, path_str, scratch, stderr, stdout};
 
 /// Points with the awkward cases in: infinity, repeats, a point and its negation.
 fn awkward_points(n: usize) -> Vec<Affine<G1>> {
@@ -51,7 +26,7 @@ fn awkward_points(n: usize) -> Vec<Affine<G1>> {
 
 #[test]
 fn msm_on_bls12_381_hex_files_agrees_with_arkworks() {
-    let dir = scratch("agree");
+    let dir = scratch("files", "agree");
     let n = 3000;
     let points = awkward_points(n);
     let mut scalars = multiexp::unstable::sample::scalars::<Fr>(n, 12);
@@ -101,7 +76,7 @@ fn msm_on_bls12_381_hex_files_agrees_with_arkworks() {
 
 #[test]
 fn gen_files_give_the_random_mode_result_in_every_format() {
-    let dir = scratch("gen");
+    let dir = scratch("files", "gen");
     for curve in ["bls12-381-g1", "bn254-g2", "secp256k1-g1"] {
         let random = multiexp(&[
             "msm",
@@ -165,7 +140,7 @@ fn gen_files_give_the_random_mode_result_in_every_format() {
 
 #[test]
 fn bad_files_exit_2_naming_file_and_line() {
-    let dir = scratch("bad");
+    let dir = scratch("files", "bad");
     let points = multiexp::unstable::sample::points::<G1>(4, 1);
     let scalars = multiexp::unstable::sample::scalars::<Fr>(4, 1);
     let (p, s) = (dir.join("points.hex"), dir.join("scalars.hex"));
@@ -266,7 +241,7 @@ fn bad_files_exit_2_naming_file_and_line() {
 
 #[test]
 fn garbage_never_makes_the_binary_panic() {
-    let dir = scratch("garbage");
+    let dir = scratch("files", "garbage");
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     let mut next = move || {
         state ^= state << 13;
@@ -342,14 +317,14 @@ const README_RESULT: &str = "8be2ab4e05669a3b6e33d132ade1cfa09ce9927935d4f82a412
 
 #[test]
 fn readme_worked_example_gives_arkworks_result() {
-    let readme = include_str!("../../../README.md");
+    let readme = include_str!("../../../../README.md");
     assert!(readme.contains(README_RESULT));
     let points = multiexp::unstable::sample::points::<G1>(4096, 1);
     let scalars = multiexp::unstable::sample::scalars::<Fr>(4096, 1);
     let expected = G1Projective::msm(&points, &scalars).unwrap().into_affine();
     assert_eq!(input::point_to_hex(&expected), README_RESULT);
     // The README's two commands, verbatim but for the directory.
-    let dir = scratch("readme");
+    let dir = scratch("files", "readme");
     let (p, s) = (dir.join("points.hex"), dir.join("scalars.hex"));
     let out = multiexp(&[
         "gen",

@@ -5,9 +5,6 @@
 //! (`group_tests!`) or prime field (`prime_field_tests!`) by macro lines further down; the
 //! extension towers and a few curve-specific facts (endomorphisms, public known-answer vectors)
 //! have their own tests.
-// The suite covers every curve family (the default features); tests/features.rs runs
-// under any feature set.
-#![cfg(feature = "all-curves")]
 
 use ark_ec::{
     scalar_mul::double_and_add_affine,

@@ -1,9 +1,6 @@
 //! The MSM test matrix: one line per curve/group, generic bodies in `common`.
-// The suite covers every curve family (the default features); tests/features.rs runs
-// under any feature set.
-#![cfg(feature = "all-curves")]
 
-mod common;
+use crate::common;
 
 macro_rules! msm_tests {
     ($($name:ident => $config:ty;)*) => {$(

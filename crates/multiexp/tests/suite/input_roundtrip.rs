@@ -1,9 +1,6 @@
 //! Write → read round trips of `multiexp::input` for every curve/group and every format, and
 //! byte-for-byte agreement of the binary format with arkworks' `CanonicalSerialize`
 //! (property tests, fixed seed).
-// The suite covers every curve family (the default features); tests/features.rs runs
-// under any feature set.
-#![cfg(feature = "all-curves")]
 
 use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
 use ark_ff::{BigInteger, PrimeField};

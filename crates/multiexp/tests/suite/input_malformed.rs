@@ -1,8 +1,5 @@
 //! The malformed-input matrix: every kind of bad input, each with the exact error kind and
 //! location (line, byte offset, or the input as a whole) it must produce.
-// The suite covers every curve family (the default features); tests/features.rs runs
-// under any feature set.
-#![cfg(feature = "all-curves")]
 
 use ark_bls12_381::g1::Config as Bls381G1;
 use ark_bn254::g1::Config as Bn254G1;

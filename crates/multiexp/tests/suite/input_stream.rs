@@ -2,8 +2,6 @@
 //! reading the rest, a binary length prefix that cannot match a known length fails before any
 //! element is read, endless inputs (`/dev/zero`) fail after a block, and the streamed readers
 //! agree with the in-memory ones across block boundaries, errors and their locations included.
-// The suite covers every curve family (the default features).
-#![cfg(feature = "all-curves")]
 
 use std::io::Read;
 

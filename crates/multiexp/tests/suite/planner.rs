@@ -1,9 +1,6 @@
 //! Properties of the planner and the pool executor (DESIGN §3).
-// The suite covers every curve family (the default features); tests/features.rs runs
-// under any feature set.
-#![cfg(feature = "all-curves")]
 
-mod common;
+use crate::common;
 
 use ark_ec::short_weierstrass::SWCurveConfig;
 use multiexp::curves::{self, CurveSpec};

@@ -1,8 +1,5 @@
 //! The sweep (DESIGN §5): the planner's fast decision equals `plan`, and the interval solver
 //! equals brute force.
-// The suite covers every curve family (the default features); tests/features.rs runs
-// under any feature set.
-#![cfg(feature = "all-curves")]
 
 use multiexp::curves::{self, CurveSpec};
 use multiexp::unstable::sweep::{sweep, Policy, SweepModel, SweepSpec};
