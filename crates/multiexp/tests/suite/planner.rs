@@ -1,22 +1,13 @@
 //! Properties of the planner and the pool executor (DESIGN §3).
 
-use crate::common;
+use crate::common::{self, planner};
 
 use ark_ec::short_weierstrass::SWCurveConfig;
-use multiexp::curves::{self, CurveSpec};
-use multiexp::unstable::{PlanOptions, Planner};
+use multiexp::curves;
+use multiexp::unstable::PlanOptions;
 use multiexp::{execute_plan, Config};
-use multiexp::{Profile, SplitKind, SplitPolicy};
+use multiexp::{SplitKind, SplitPolicy};
 use proptest::prelude::*;
-
-fn planner(spec: &CurveSpec, options: PlanOptions) -> Planner {
-    Planner::new(
-        spec,
-        Profile::builtin().weights_for(spec, options.ifma),
-        options,
-    )
-    .unwrap()
-}
 
 /// Log-spaced sizes in [2, 2^24], with neighbours of powers of two.
 fn sizes() -> Vec<usize> {

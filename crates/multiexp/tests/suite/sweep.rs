@@ -1,20 +1,12 @@
 //! The sweep (DESIGN §5): the planner's fast decision equals `plan`, and the interval solver
 //! equals brute force.
 
-use multiexp::curves::{self, CurveSpec};
+use crate::common::planner;
+use multiexp::curves;
 use multiexp::unstable::sweep::{sweep, Policy, SweepModel, SweepSpec};
-use multiexp::unstable::{PlanOptions, Planner};
+use multiexp::unstable::PlanOptions;
 use multiexp::Processor;
 use multiexp::{Profile, SplitKind, SplitPolicy};
-
-fn planner(spec: &CurveSpec, options: PlanOptions) -> Planner {
-    Planner::new(
-        spec,
-        Profile::builtin().weights_for(spec, options.ifma),
-        options,
-    )
-    .unwrap()
-}
 
 /// Sizes around every power of two and its midpoints, plus a log-spaced walk.
 fn sizes() -> Vec<usize> {

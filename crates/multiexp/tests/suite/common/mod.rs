@@ -330,3 +330,16 @@ pub fn batch_size_boundaries_match_arkworks<P: SWCurveConfig>() {
         }
     }
 }
+
+/// The planner of `spec` on the built-in profile's weights for the path `options` price.
+pub fn planner(
+    spec: &multiexp::curves::CurveSpec,
+    options: multiexp::unstable::PlanOptions,
+) -> multiexp::unstable::Planner {
+    multiexp::unstable::Planner::new(
+        spec,
+        multiexp::Profile::builtin().weights_for(spec, options.ifma),
+        options,
+    )
+    .unwrap()
+}
