@@ -164,8 +164,9 @@ pub fn parse_split(s: &str) -> Result<multiexp::SplitPolicy, String> {
 }
 
 /// A multiexp configuration to benchmark, spelled as `:`-separated settings: a split policy
-/// (`auto`, `never`, `partsK`), a window (`c12`), a processor (`xyzz`, `batch`, `ifma`) and a
-/// batch size (`b512`), e.g. `parts2`, `c13:batch`, `never:c16:xyzz` or `c14:ifma:b768`;
+/// (`auto`, `never`, `partsK`), a window (`c12`), a processor (`xyzz`, `batch`, `ifma`), a
+/// batch size (`b512`) and lanes per bucket (`l1` turns them off, `l8`), e.g. `parts2`,
+/// `c13:batch`, `never:c16:xyzz`, `c14:ifma:b768` or `c9:l1`;
 /// `whole` runs one MSM over all the scalars (no scalar classes), e.g. `whole` against `auto`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Variant {
@@ -179,6 +180,8 @@ pub struct Variant {
     pub processor: Option<multiexp::Processor>,
     /// Forced batch size.
     pub batch: Option<usize>,
+    /// Forced lanes per bucket.
+    pub lanes: Option<usize>,
     /// Scalar classes allowed, or one MSM over all the scalars (`whole`).
     pub classes: multiexp::ClassPolicy,
 }
@@ -192,6 +195,7 @@ impl Variant {
             window: self.window,
             processor: self.processor,
             batch: self.batch,
+            lanes: self.lanes,
             classes: self.classes,
             ..multiexp::Config::default()
         }
@@ -206,6 +210,7 @@ pub fn parse_variant(s: &str) -> Result<Variant, String> {
         window: None,
         processor: None,
         batch: None,
+        lanes: None,
         classes: multiexp::ClassPolicy::Auto,
     };
     for token in s.split(':') {
@@ -219,6 +224,11 @@ pub fn parse_variant(s: &str) -> Result<Variant, String> {
             }
             t if t.starts_with('b') && t[1..].parse::<usize>().is_ok_and(|b| b > 0) => {
                 v.batch = t[1..].parse().ok();
+            }
+            t if t.starts_with('l')
+                && t[1..].parse::<usize>().is_ok_and(|l| l.is_power_of_two()) =>
+            {
+                v.lanes = t[1..].parse().ok();
             }
             t => v.split = parse_split(t)?,
         }

@@ -313,12 +313,7 @@ impl<P: SWCurveConfig> Inputs<P> {
                     m,
                 } => {
                     let w = &self.windowings[window as usize - 1];
-                    let shape = TaskShape {
-                        processor,
-                        buckets: w.buckets(0),
-                        window,
-                        batch: None,
-                    };
+                    let shape = TaskShape::new(processor, w.buckets(0), window, None, m);
                     let digits = &self.digits[window as usize - 1];
                     let stretches = (digits.len() / m.max(1)).max(1);
                     let at = (i % stretches) * m;
@@ -336,6 +331,7 @@ impl<P: SWCurveConfig> Inputs<P> {
                         buckets: 1,
                         window: 1,
                         batch: None,
+                        lanes: 1,
                     };
                     black_box(set.process(shape, &[], None, &[]));
                 }

@@ -590,15 +590,20 @@ fn run_table_task<P: SWCurveConfig>(
     // Sparse or skewed digits (small scalars; the few buckets of the top digit) go to XYZZ,
     // as in a plain MSM.
     if let Some((_, lo, hi, chunk)) = pieces.clone().next() {
-        processor =
-            crate::bucket::refine(processor, &digits.chunk(chunk)[lo..hi], run.layout.window);
+        processor = crate::bucket::refine_task(
+            processor,
+            &digits.chunk(chunk)[lo..hi],
+            run.layout.window,
+            task.buckets,
+        );
     }
-    set.begin(TaskShape {
+    set.begin(TaskShape::new(
         processor,
-        buckets: task.buckets,
-        window: run.layout.window,
-        batch: None,
-    });
+        task.buckets,
+        run.layout.window,
+        None,
+        task.end - task.start,
+    ));
     for (j, lo, hi, chunk) in pieces {
         let d = &digits.chunk(chunk)[lo..hi];
         let (a, b) = (j * n + lo, j * n + hi);

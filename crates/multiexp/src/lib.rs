@@ -74,6 +74,9 @@ pub struct Config {
     pub processor: Option<Processor>,
     /// Force the batch size of the batch-affine processors (experiments).
     pub batch: Option<usize>,
+    /// Force the lanes per bucket of the batch-affine processors (experiments: a power of
+    /// two, 1 turns them off; by default small windows with many points per bucket get them).
+    pub lanes: Option<usize>,
     /// The split margin (fraction in [0, 1)); `None`: [`unstable::DEFAULT_MARGIN`] (3%).
     pub margin: Option<f64>,
     /// The cost profile: by default this process's ([`ProfileChoice::Discovered`]).
@@ -126,6 +129,7 @@ impl Config {
             margin: self.margin.unwrap_or(plan::planner::DEFAULT_MARGIN),
             processor: self.processor,
             batch: self.batch,
+            lanes: self.lanes.map(|l| l.max(1).next_power_of_two()),
             ifma: false,
             engine: self.ifma.engine(),
         }

@@ -224,6 +224,7 @@ impl CurveVisitor for PlanRun {
             margin: args.margin / 100.0,
             processor: None,
             batch: None,
+            lanes: None,
             ifma: multiexp::unstable::ifma_runs::<P>(),
             ..PlanOptions::default()
         };

@@ -225,7 +225,8 @@ fn emulated_records_and_batch_additions_match_arkworks() {
 /// One task through the scheduler of `engine` (arkworks coordinates for `None`) against XYZZ
 /// buckets, whole and in three ranges. The first 600 points come in pairs into fresh buckets:
 /// P and P (a doubling), P and -P (a cancellation), P and the point at infinity, P and Q; the
-/// next 600 crowd into 8 buckets (conflicts, the queue, its overflow).
+/// next 600 crowd into 8 buckets (conflicts, the queue, its overflow). Each case runs with
+/// and without lanes.
 fn scheduler_matches_xyzz<P: SWCurveConfig>(engine: Option<Engine>) {
     let q = crate::sample::points::<P>(900, 23);
     let mut points = Vec::new();
@@ -251,7 +252,28 @@ fn scheduler_matches_xyzz<P: SWCurveConfig>(engine: Option<Engine>) {
     }
     let limbs = crate::ifma::limbs_of::<P::BaseField>().unwrap_or(0);
     let records = engine.map(|e| records_of(e, &points));
-    for (buckets, batch) in [(512, 16), (512, 1024)] {
+    // With lanes, the pairs above fall into two lanes of one bucket and meet in the fold
+    // (512 buckets), or crowd into few buckets of many lanes (digits folded into 64 or 16).
+    let cases = [
+        (512, 16, 1),
+        (512, 1024, 1),
+        (512, 1024, 2),
+        (512, 64, 4),
+        (64, 512, 8),
+        (16, 64, 16),
+    ];
+    for (buckets, batch, lanes) in cases {
+        let digits: Vec<i16> = digits
+            .iter()
+            .map(|&d| {
+                let b = (d.unsigned_abs() - 1) % buckets as u16 + 1;
+                if d < 0 {
+                    -(b as i16)
+                } else {
+                    b as i16
+                }
+            })
+            .collect();
         let mut xyzz = vec![Xyzz::<P>::ZERO; buckets];
         accumulate_xyzz(&mut xyzz, &mut Vec::new(), &points, &digits);
         let expected = running_sum(&xyzz).into_projective();
@@ -265,6 +287,7 @@ fn scheduler_matches_xyzz<P: SWCurveConfig>(engine: Option<Engine>) {
             buckets,
             window: 10,
             batch: Some(batch),
+            lanes,
         };
         let slice = |lo: usize, hi: usize| {
             records.as_ref().map(|data| RecordSlice {
@@ -273,7 +296,11 @@ fn scheduler_matches_xyzz<P: SWCurveConfig>(engine: Option<Engine>) {
             })
         };
         let got = set.process(shape, &points, slice(0, 1200), &digits);
-        assert_eq!(got.into_projective(), expected, "batch {batch}, {engine:?}");
+        assert_eq!(
+            got.into_projective(),
+            expected,
+            "batch {batch} lanes {lanes}, {engine:?}"
+        );
         set.begin(shape);
         for (lo, hi) in [(0, 101), (101, 102), (102, 1200)] {
             set.accumulate(&points[lo..hi], slice(lo, hi), &digits[lo..hi]);
@@ -288,6 +315,44 @@ fn the_scheduler_settles_every_exceptional_case_on_every_backend() {
     scheduler_matches_xyzz::<ark_bls12_381::g2::Config>(None);
     scheduler_matches_xyzz::<ark_bn254::g1::Config>(Some(emulated()));
     scheduler_matches_xyzz::<ark_bls12_381::g1::Config>(Some(emulated()));
+}
+
+/// The lane fold meets equal and opposite lane sums at every level, not only the last: eight
+/// lanes of bucket 1 hold P Q R S P Q R S (four doublings at the first level), those of
+/// bucket 2 hold P Q R S −P Q R −S (two cancellations and two doublings, then a move).
+fn lanes_fold_at_every_level<P: SWCurveConfig>(engine: Option<Engine>) {
+    let q = crate::sample::points::<P>(4, 31);
+    let (p, qq, r, s) = (q[0], q[1], q[2], q[3]);
+    let points = vec![p, qq, r, s, p, qq, r, s, p, qq, r, s, -p, qq, r, -s];
+    let digits: Vec<i16> = (0..16).map(|i| if i < 8 { 1 } else { 2 }).collect();
+    let mut xyzz = vec![Xyzz::<P>::ZERO; 2];
+    accumulate_xyzz(&mut xyzz, &mut Vec::new(), &points, &digits);
+    let expected = running_sum(&xyzz).into_projective();
+    let limbs = crate::ifma::limbs_of::<P::BaseField>().unwrap_or(0);
+    let records = engine.map(|e| records_of(e, &points));
+    let slice = records.as_ref().map(|data| RecordSlice { limbs, data });
+    let processor = match engine {
+        Some(_) => Processor::BatchAffineIfma,
+        None => Processor::BatchAffine,
+    };
+    let shape = TaskShape {
+        processor,
+        buckets: 2,
+        window: 2,
+        batch: Some(4),
+        lanes: 8,
+    };
+    let mut set = BucketSet::<P>::with_engine(engine);
+    let got = set.process(shape, &points, slice, &digits);
+    assert_eq!(got.into_projective(), expected, "{engine:?}");
+}
+
+#[test]
+fn the_lane_fold_settles_doublings_and_cancellations_at_every_level() {
+    lanes_fold_at_every_level::<ark_bn254::g1::Config>(None);
+    lanes_fold_at_every_level::<ark_bls12_381::g2::Config>(None);
+    lanes_fold_at_every_level::<ark_bn254::g1::Config>(Some(emulated()));
+    lanes_fold_at_every_level::<ark_bls12_381::g1::Config>(Some(emulated()));
 }
 
 mod native {

@@ -8,7 +8,13 @@
 //! addition costs about 5M + 1S + I/B, against 8M + 2S for a mixed XYZZ addition (the IFMA
 //! backend does eight of them per vector step, see `records.rs`).
 //!
-//! A batch holds at most one pending addition per bucket. A point whose bucket is already in
+//! A batch holds at most one pending addition per bucket slot. A small window has few buckets,
+//! which would cap its batches at a few dozen additions an inversion; a task with many points
+//! per bucket spreads each bucket over `lanes` slots (point i into lane i mod lanes, see
+//! `super::lanes`), runs batches of a large window's size, and folds the lanes of each bucket
+//! pairwise at the end (one shared inversion a level).
+//!
+//! A point whose slot is already in
 //! the batch waits in a conflict queue (at most [`QUEUE_FACTOR`] batches long), retried after
 //! the batch runs; when the queue is full it goes into an XYZZ overflow bucket instead. Cases
 //! the affine formula cannot take are settled around the batch: an empty bucket is set to the
@@ -165,6 +171,9 @@ pub(crate) struct BatchAffine<P: SWCurveConfig, F: AffineBackend<P>> {
     overflow: Overflow<P>,
     /// Buckets of the current task.
     nb: usize,
+    /// Lanes per bucket: bucket b's additions spread over slots b·lanes .. (b+1)·lanes, so a
+    /// batch can hold several additions into one bucket (a power of two).
+    lanes: usize,
     batch: Vec<Staged>,
     queue: Vec<Staged>,
     retry: Vec<Staged>,
@@ -174,6 +183,8 @@ pub(crate) struct BatchAffine<P: SWCurveConfig, F: AffineBackend<P>> {
     /// Batch size.
     size: usize,
     segments: SegmentSum<P, F>,
+    /// The second lanes of a fold level.
+    seconds: F::Array,
 }
 
 impl<P: SWCurveConfig, F: AffineBackend<P>> BatchAffine<P, F> {
@@ -187,6 +198,7 @@ impl<P: SWCurveConfig, F: AffineBackend<P>> BatchAffine<P, F> {
             in_batch: Vec::new(),
             overflow: Overflow::default(),
             nb: 0,
+            lanes: 1,
             batch: Vec::new(),
             queue: Vec::new(),
             retry: Vec::new(),
@@ -194,6 +206,7 @@ impl<P: SWCurveConfig, F: AffineBackend<P>> BatchAffine<P, F> {
             folded: Vec::new(),
             size: 1,
             segments: SegmentSum::default(),
+            seconds: F::Array::default(),
         }
     }
 
@@ -202,34 +215,39 @@ impl<P: SWCurveConfig, F: AffineBackend<P>> BatchAffine<P, F> {
         &self.field
     }
 
-    /// Starts a task: `buckets` empty buckets, batches of up to `batch` additions.
-    pub(crate) fn begin(&mut self, buckets: usize, batch: usize) {
-        if self.in_batch.len() < buckets {
-            self.field.reserve(&mut self.buckets, buckets);
-            self.in_batch.resize(buckets, false);
+    /// Starts a task: `buckets` empty buckets of `lanes` slots each (a power of two), batches
+    /// of up to `batch` additions.
+    pub(crate) fn begin(&mut self, buckets: usize, batch: usize, lanes: usize) {
+        debug_assert!(lanes.is_power_of_two());
+        let slots = buckets * lanes;
+        if self.in_batch.len() < slots {
+            self.field.reserve(&mut self.buckets, slots);
+            self.in_batch.resize(slots, false);
         }
-        self.overflow.reset(buckets);
+        self.overflow.reset(slots);
         self.nb = buckets;
+        self.lanes = lanes;
         self.filled.clear();
-        self.filled.resize(buckets, false);
+        self.filled.resize(slots, false);
         self.count = 0;
-        // A batch can hold each bucket once: keep it well below the bucket count (the top
-        // chunk has few buckets), so that conflicts stay rare.
-        self.size = batch.min(buckets / 4).max(1);
+        // A batch can hold each slot once: keep it well below the slot count (the top chunk
+        // has few buckets), so that conflicts stay rare.
+        self.size = batch.min(slots / 4).max(1);
         self.batch.clear();
         self.queue.clear();
     }
 
     /// Adds `input` point i into bucket |d|-1, subtracting when d < 0, for each digit
-    /// d = `digits[i]` ≠ 0. Every addition is settled before it returns, so the next call may
-    /// pass another range of points.
+    /// d = `digits[i]` ≠ 0 (into the bucket's lane i mod lanes). Every addition is settled
+    /// before it returns, so the next call may pass another range of points.
     pub(crate) fn accumulate(&mut self, input: F::Input<'_>, digits: &[i16]) {
+        let (shift, mask) = (self.lanes.trailing_zeros(), self.lanes as u32 - 1);
         for (i, &d) in digits.iter().enumerate() {
             if d == 0 {
                 continue;
             }
             let e = Staged {
-                dst: (d.unsigned_abs() - 1) as u32,
+                dst: ((d.unsigned_abs() as u32 - 1) << shift) | (i as u32 & mask),
                 src: i as u32,
                 negate: d < 0,
             };
@@ -246,12 +264,90 @@ impl<P: SWCurveConfig, F: AffineBackend<P>> BatchAffine<P, F> {
     /// Ends the task: Σ_b (b+1)·bucket_b.
     pub(crate) fn finish(&mut self) -> Xyzz<P> {
         self.fold_overflow();
+        if self.lanes > 1 {
+            self.fold_lanes();
+        }
         let n = self.nb;
         let (field, buckets, filled) = (&mut self.field, &self.buckets, &self.filled[..n]);
         if self.count * 4 >= n && n >= 64 {
             return self.segments.reduce(field, buckets, filled);
         }
         running_sum_by(n, |b| filled[b].then(|| field.get(buckets, b)))
+    }
+
+    /// Adds each bucket's lanes into its first, level by level (lane l += lane l + h for
+    /// h = lanes/2, …, 1: one shared inversion a level), then moves bucket b's sum to slot b;
+    /// afterwards the buckets are slots 0..nb, and `count` counts them.
+    fn fold_lanes(&mut self) {
+        let (nb, lanes) = (self.nb, self.lanes);
+        let mut h = lanes / 2;
+        let mut staged = std::mem::take(&mut self.batch);
+        while h >= 1 {
+            staged.clear();
+            self.field.reserve(&mut self.seconds, nb * h);
+            for b in 0..nb {
+                for l in 0..h {
+                    let (a, s) = (b * lanes + l, b * lanes + l + h);
+                    if !self.filled[s] {
+                        continue;
+                    }
+                    self.filled[s] = false;
+                    if self.filled[a] {
+                        let k = staged.len();
+                        self.field.copy(&mut self.seconds, k, &self.buckets, s);
+                        self.count -= 1;
+                        staged.push(Staged {
+                            dst: a as u32,
+                            src: k as u32,
+                            negate: false,
+                        });
+                    } else {
+                        let (x, y) = self.field.get(&self.buckets, s);
+                        self.field.set(&mut self.buckets, a, &x, &y);
+                        self.filled[a] = true;
+                    }
+                }
+            }
+            self.exceptional.clear();
+            if !staged.is_empty() {
+                self.field.add_array(
+                    &mut self.buckets,
+                    &self.seconds,
+                    &staged,
+                    &mut self.exceptional,
+                );
+            }
+            for x in &self.exceptional {
+                let e = staged[x.index];
+                if x.doubling {
+                    // Q + Q: the slot keeps Q, its overflow bucket takes the other.
+                    let (qx, qy) = self.field.get(&self.seconds, e.src as usize);
+                    self.overflow.bucket(e.dst as usize).add_xy(&qx, &qy);
+                } else {
+                    self.filled[e.dst as usize] = false;
+                    self.count -= 1;
+                }
+            }
+            // Before the next level moves the slot: a doubling's overflow joins it here.
+            self.fold_overflow();
+            h /= 2;
+        }
+        staged.clear();
+        self.batch = staged;
+        // Bucket b's sum from slot b·lanes to slot b (b·lanes ≥ b: in ascending order, no
+        // source is overwritten before it is read).
+        for b in 0..nb {
+            let from = b * lanes;
+            let filled = self.filled[from];
+            if filled && b > 0 {
+                let (x, y) = self.field.get(&self.buckets, from);
+                self.field.set(&mut self.buckets, b, &x, &y);
+            }
+            if b > 0 {
+                self.filled[from] = false;
+            }
+            self.filled[b] = filled;
+        }
     }
 
     /// Puts one addition where it can go now: an empty bucket, the batch, the queue, or the

@@ -84,7 +84,73 @@ pub(crate) struct TaskShape {
     pub window: u32,
     /// A forced batch size for the batch-affine processors, else their default for c.
     pub batch: Option<usize>,
+    /// Lanes per bucket for the batch-affine processors (a power of two; 1: none): see
+    /// [`lanes`].
+    pub lanes: usize,
 }
+
+impl TaskShape {
+    /// The shape of a task of `points` points: its lanes by [`lanes`].
+    pub(crate) fn new(
+        processor: Processor,
+        buckets: usize,
+        window: u32,
+        batch: Option<usize>,
+        points: usize,
+    ) -> Self {
+        TaskShape {
+            processor,
+            buckets,
+            window,
+            batch,
+            lanes: lanes(processor, buckets, points),
+        }
+    }
+}
+
+/// Lanes per bucket of a batch-affine task over `buckets` buckets and `points` points. A batch
+/// holds each bucket once, so a small window (2^(c-1) buckets, c ≤ 10) caps its batches at a
+/// quarter of its buckets, and each inversion is shared by a few dozen additions (a third of
+/// an addition's price at c = 9 on BN254). Spreading bucket b over `lanes` slots (point i into
+/// lane i mod lanes) lets a batch grow to the full size of a large window; folding the lanes
+/// at the end costs (lanes − 1)·buckets additions, so a task gets lanes only where it has at
+/// least [`LANE_POINTS`] points per slot.
+pub(crate) fn lanes(processor: Processor, buckets: usize, points: usize) -> usize {
+    let mut lanes = max_lanes(processor, buckets);
+    while lanes > 1 && points < LANE_POINTS * buckets * lanes {
+        lanes /= 2;
+    }
+    lanes
+}
+
+/// The lanes per bucket that give a batch-affine task over `buckets` buckets room for a full
+/// batch (at most [`MAX_LANES`]; 1 for XYZZ and for large windows), before [`lanes`] checks
+/// that its points pay for them.
+pub(crate) fn max_lanes(processor: Processor, buckets: usize) -> usize {
+    if processor == Processor::Xyzz || buckets == 0 {
+        return 1;
+    }
+    let full = full_batch(processor);
+    let mut lanes = 1;
+    while buckets * lanes < 4 * full && lanes < MAX_LANES {
+        lanes *= 2;
+    }
+    lanes
+}
+
+/// The batch size of a batch-affine task with lanes (a large window's).
+fn full_batch(processor: Processor) -> usize {
+    match processor {
+        Processor::BatchAffineIfma => ifma_batch_size(13),
+        _ => batch_size(13),
+    }
+}
+
+/// Most lanes per bucket.
+const MAX_LANES: usize = 16;
+
+/// Fewest points per slot for a task to take lanes.
+pub(crate) const LANE_POINTS: usize = 8;
 
 /// The IFMA batch-affine state for the limb count of the curve at hand.
 enum IfmaState<P: SWCurveConfig> {
@@ -182,7 +248,16 @@ impl<P: SWCurveConfig> BucketSet<P> {
             buckets: nb_buckets,
             window,
             batch,
+            lanes,
         } = shape;
+        let lanes = lanes.max(1);
+        let widened = |size: usize| {
+            if lanes > 1 {
+                full_batch(processor)
+            } else {
+                size
+            }
+        };
         self.running = processor;
         match processor {
             Processor::Xyzz => {
@@ -193,20 +268,22 @@ impl<P: SWCurveConfig> BucketSet<P> {
                 self.touched.clear();
                 self.dirty = true;
             }
-            Processor::BatchAffine => self
-                .batch_affine
-                .begin(nb_buckets, batch.unwrap_or(batch_size(window))),
+            Processor::BatchAffine => self.batch_affine.begin(
+                nb_buckets,
+                batch.unwrap_or(widened(batch_size(window))),
+                lanes,
+            ),
             Processor::BatchAffineIfma => {
-                let batch = batch.unwrap_or(ifma_batch_size(window));
+                let batch = batch.unwrap_or(widened(ifma_batch_size(window)));
                 if let (Some(engine), true) = (self.engine, matches!(self.ifma, IfmaState::Unset)) {
                     self.ifma = IfmaState::new(engine);
                 }
                 if !matches!(self.ifma, IfmaState::Unset) {
-                    on_ifma!(&mut self.ifma, s => s.begin(nb_buckets, batch), ());
+                    on_ifma!(&mut self.ifma, s => s.begin(nb_buckets, batch, lanes), ());
                     return;
                 }
                 self.running = Processor::BatchAffine;
-                self.batch_affine.begin(nb_buckets, batch);
+                self.batch_affine.begin(nb_buckets, batch, lanes);
             }
         }
     }
@@ -313,7 +390,20 @@ const SAMPLES: usize = 256;
 /// buckets, so most additions would conflict in the batch and fall back to the queue and the
 /// overflow buckets). The planner prices uniform digits; this catches the inputs that are not.
 /// Cost: [`SAMPLES`] reads and a sort of at most as many u16.
+#[cfg(test)]
 pub(crate) fn refine(processor: Processor, digits: &[i16], window: u32) -> Processor {
+    refine_task(processor, digits, window, 1 << (window.clamp(1, 16) - 1))
+}
+
+/// [`refine`] for a task over `buckets` buckets: where its points earn it lanes ([`lanes`]),
+/// each distinct bucket in the sample counts as that many slots, so a chunk of few buckets but
+/// many points (the top chunk of a small-scalar class) keeps its batch-affine processor.
+pub(crate) fn refine_task(
+    processor: Processor,
+    digits: &[i16],
+    window: u32,
+    buckets: usize,
+) -> Processor {
     if processor == Processor::Xyzz || digits.is_empty() {
         return processor;
     }
@@ -342,8 +432,9 @@ pub(crate) fn refine(processor: Processor, digits: &[i16], window: u32) -> Proce
     // the buckets below that (c ≤ 8): at c = 7, 252 hits of 64 buckets find about 62, so the
     // bound is the smaller of the two (comparing with the hits alone sent every task of a
     // c ≤ 7 IFMA plan to XYZZ, at the planner's back).
-    let buckets = 1usize << (window.clamp(1, 16) - 1);
-    if seen.len() * 4 < hits.min(buckets) {
+    let lanes = lanes(processor, buckets, digits.len());
+    let window_buckets = 1usize << (window.clamp(1, 16) - 1);
+    if seen.len() * lanes * 4 < hits.min(window_buckets * lanes) {
         return Processor::Xyzz;
     }
     processor
@@ -411,6 +502,33 @@ pub fn ifma_batch_size(c: u32) -> usize {
 mod tests {
     use super::*;
 
+    #[test]
+    fn small_windows_with_many_points_get_lanes_up_to_a_full_batch() {
+        let scalar = Processor::BatchAffine;
+        assert_eq!(lanes(Processor::Xyzz, 256, 1 << 20), 1);
+        assert_eq!(lanes(scalar, 1 << 15, 1 << 22), 1, "a large window");
+        assert_eq!(lanes(scalar, 1 << 10, 1 << 22), 2);
+        // c = 9: 256 buckets, 8 lanes give 2048 slots, room for batches of 512.
+        assert_eq!(lanes(scalar, 256, 1 << 20), 8);
+        assert_eq!(
+            lanes(scalar, 256, 8 * 256 * 4),
+            4,
+            "points for 4 lanes, not 8"
+        );
+        assert_eq!(lanes(scalar, 256, 8 * 256 * 2 - 1), 1);
+        assert_eq!(lanes(scalar, 4, 1 << 20), MAX_LANES);
+        assert_eq!(lanes(scalar, 0, 1 << 20), 1);
+        // The IFMA processor's full batch is larger.
+        assert_eq!(lanes(Processor::BatchAffineIfma, 256, 1 << 20), 16);
+        for b in [1usize, 3, 64, 100, 256, 1000, 4096] {
+            for m in [0usize, 100, 5000, 1 << 16, 1 << 22] {
+                let l = lanes(scalar, b, m);
+                assert!(l.is_power_of_two() && l <= MAX_LANES, "b={b} m={m}: {l}");
+                assert!(l == 1 || m >= LANE_POINTS * b * l, "b={b} m={m}: {l}");
+            }
+        }
+    }
+
     /// Σ d_i·P_i by arkworks.
     fn naive<P: SWCurveConfig>(
         points: &[Affine<P>],
@@ -442,6 +560,7 @@ mod tests {
             buckets,
             window: c,
             batch: None,
+            lanes: 1,
         };
         // A few points (sparse: the touched walk), P and -P into one bucket (emptied and
         // filled again), the top and bottom buckets, then a dense task on the same set.
@@ -472,6 +591,20 @@ mod tests {
                 &digits[..digits.len().min(6)]
             );
             assert!(set.xyzz.iter().all(Xyzz::is_zero), "buckets left non-zero");
+        }
+    }
+
+    #[test]
+    fn a_chunk_of_few_buckets_with_lanes_keeps_batch_affine_unless_skewed() {
+        // The top chunk of 16-bit scalars at c = 12: 16 buckets, 2^17 points, 16 lanes.
+        let top: Vec<i16> = (0..1u64 << 17)
+            .map(|i| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60) as i16 + 1)
+            .collect();
+        let two: Vec<i16> = top.iter().map(|&d| d % 2 + 1).collect();
+        for p in [Processor::BatchAffine, Processor::BatchAffineIfma] {
+            assert_eq!(refine_task(p, &top, 12, 16), p);
+            assert_eq!(refine(p, &top, 12), Processor::Xyzz, "without lanes");
+            assert_eq!(refine_task(p, &two, 12, 16), Processor::Xyzz, "two buckets");
         }
     }
 

@@ -5,8 +5,12 @@
 //! the top chunk) and digit density δ_j (the share of non-zero digits: 1 - 2^-c, or
 //! 1 - 1/(B_top + 1) for the top chunk). A task over m points with processor p costs
 //!
-//!   t(m, j, p) = task + fixed(c_j, p) + (x - F)·point(c_j, p) + F·bucket(c_j, p)
+//!   t(m, j, p) = task + fixed(c_j, p) + (x - F)·point(c_j + log2 L, p) + F·bucket(c_j, p)
 //!   x = δ_j·m,  F = F(x, B_j) ≈ B_j·(1 - e^(-x/B_j))   (expected filled buckets)
+//!
+//! where L is the task's lanes per bucket (`crate::bucket::lanes`: 1 but for batch-affine
+//! tasks of small windows with many points, whose additions then run in B_j·L slots with the
+//! batches of a window of that many buckets, and so cost what it charges).
 //!
 //! The first point into a bucket is a copy: x - F points are additions, and each of the F
 //! filled buckets costs its copy and its share of the reduction (less an empty bucket's price,
@@ -122,13 +126,36 @@ impl CostModel {
         processor: Processor,
         probe: &mut Pr,
     ) -> Option<f64> {
-        let tw = self
-            .weights
-            .task_weights(Self::priced_window(w, j), processor)?;
+        let priced = Self::priced_window(w, j);
+        let tw = self.weights.task_weights(priced, processor)?;
         let hits = Self::density(w, j) * m;
-        let buckets = w.buckets(j) as f64;
-        let filled = Self::filled_probed(hits, buckets, probe);
-        Some(self.weights.task + tw.fixed + (hits - filled) * tw.point + filled * tw.bucket)
+        let buckets = w.buckets(j);
+        // Lanes (`crate::bucket::lanes`): the additions land in buckets·lanes slots, in
+        // batches of a large window, so they cost what a window of that many buckets charges.
+        let lanes = Self::lanes_probed(processor, buckets, m, probe);
+        let point = if lanes > 1 {
+            let wide = (priced + lanes.trailing_zeros()).min(16);
+            self.weights.task_weights(wide, processor)?.point
+        } else {
+            tw.point
+        };
+        let filled = Self::filled_probed(hits, buckets as f64, probe);
+        Some(self.weights.task + tw.fixed + (hits - filled) * point + filled * tw.bucket)
+    }
+
+    /// The lanes per bucket of a task of `m` points over `buckets` buckets
+    /// (`crate::bucket::lanes`), the comparison with m through `probe`.
+    pub fn lanes_probed<Pr: Probe>(
+        processor: Processor,
+        buckets: usize,
+        m: f64,
+        probe: &mut Pr,
+    ) -> usize {
+        let mut lanes = crate::bucket::max_lanes(processor, buckets);
+        while lanes > 1 && probe.lt(m, (crate::bucket::LANE_POINTS * buckets * lanes) as f64) {
+            lanes /= 2;
+        }
+        lanes
     }
 
     /// t(m, j, p), with XYZZ's price where the profile has none for `processor`.
@@ -204,6 +231,39 @@ mod tests {
         assert!(
             1usize << (c - 1) >= b && (c == 1 || 1usize << (c - 2) < b),
             "B={b} c={c}"
+        );
+    }
+
+    #[test]
+    fn a_task_with_lanes_prices_its_additions_at_the_window_of_its_slots() {
+        let spec = curves::spec("bn254-g1").unwrap();
+        let weights = crate::Profile::builtin().weights_for(&spec, false);
+        let model = CostModel::new(weights.clone());
+        let w = Windowing::new(spec.modulus(), 9);
+        let p = Processor::BatchAffine;
+        // 2^20 points over 256 buckets: 8 lanes, the additions of a 2^11-bucket window.
+        let m = (1u64 << 20) as f64;
+        let hits = CostModel::density(&w, 0) * m;
+        let filled = CostModel::filled(hits, 256.0);
+        let (c9, c12) = (
+            weights.task_weights(9, p).unwrap(),
+            weights.task_weights(12, p).unwrap(),
+        );
+        let expected = weights.task + c9.fixed + (hits - filled) * c12.point + filled * c9.bucket;
+        let got = model.task_with(&w, 0, m, p).unwrap();
+        assert!(
+            (got - expected).abs() <= 1e-9 * expected,
+            "{got} vs {expected}"
+        );
+        // Too few points for lanes: the window's own price.
+        let m = 3000.0;
+        let hits = CostModel::density(&w, 0) * m;
+        let filled = CostModel::filled(hits, 256.0);
+        let expected = weights.task + c9.fixed + (hits - filled) * c9.point + filled * c9.bucket;
+        let got = model.task_with(&w, 0, m, p).unwrap();
+        assert!(
+            (got - expected).abs() <= 1e-9 * expected,
+            "{got} vs {expected}"
         );
     }
 

@@ -112,6 +112,7 @@ pub struct Plan {
     makespan: f64,
     adaptive: bool,
     batch: Option<usize>,
+    lanes: Option<usize>,
     engine: Option<Engine>,
 }
 
@@ -128,6 +129,8 @@ pub(crate) struct PlanParts {
     pub(crate) makespan: f64,
     pub(crate) adaptive: bool,
     pub(crate) batch: Option<usize>,
+    /// Forced lanes per bucket of the batch-affine processors (a power of two).
+    pub(crate) lanes: Option<usize>,
     /// Where its IFMA tasks run (`None` without IFMA tasks).
     pub(crate) engine: Option<Engine>,
 }
@@ -149,6 +152,7 @@ impl Plan {
             makespan: parts.makespan,
             adaptive: parts.adaptive,
             batch: parts.batch,
+            lanes: parts.lanes,
             engine: parts.engine,
         }
     }
@@ -299,16 +303,26 @@ impl Plan {
     /// [`crate::bucket::refine`] when the processor was not forced.
     pub(crate) fn shape_for(&self, task: &ChunkTask, digits: &[i16]) -> TaskShape {
         let processor = if self.adaptive {
-            crate::bucket::refine(task.processor, digits, self.window())
+            crate::bucket::refine_task(
+                task.processor,
+                digits,
+                self.window(),
+                self.windowing.buckets(task.chunk),
+            )
         } else {
             task.processor
         };
-        TaskShape {
+        let mut shape = TaskShape::new(
             processor,
-            buckets: self.windowing.buckets(task.chunk),
-            window: self.window(),
-            batch: self.batch,
+            self.windowing.buckets(task.chunk),
+            self.window(),
+            self.batch,
+            task.end - task.start,
+        );
+        if let Some(lanes) = self.lanes {
+            shape.lanes = lanes;
         }
+        shape
     }
 
     /// The memory this plan holds beyond its inputs: digits, IFMA records, bucket sets.

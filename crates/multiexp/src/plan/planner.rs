@@ -80,6 +80,9 @@ pub struct PlanOptions {
     pub processor: Option<Processor>,
     /// Force the batch size of the batch-affine processors (experiments).
     pub batch: Option<usize>,
+    /// Force the lanes per bucket of the batch-affine processors (experiments; a power of
+    /// two, 1 for none; see `bucket::lanes`). The model prices the default lanes.
+    pub lanes: Option<usize>,
     /// Whether the planner may choose the IFMA batch-affine processor (it runs natively on
     /// this curve and host).
     pub ifma: bool,
@@ -96,6 +99,7 @@ impl Default for PlanOptions {
             margin: DEFAULT_MARGIN,
             processor: None,
             batch: None,
+            lanes: None,
             ifma: false,
             engine: Ifma::Auto.engine(),
         }
@@ -206,7 +210,8 @@ impl Planner {
 
     /// The processor and cost of one task of chunk `chunk` over `n / k` points: the processor
     /// the profile prices cheapest among those that apply. Batch-affine applies once the chunk
-    /// has at least 2^(MIN_BATCH_WINDOW-1) buckets and the task's ⌊n/k⌋ points fill one batch;
+    /// has at least 2^(MIN_BATCH_WINDOW-1) buckets, or slots counting its lanes (a task with
+    /// many points per bucket, `bucket::lanes`), and the task's ⌊n/k⌋ points fill one batch;
     /// IFMA where it runs here. Every comparison that depends on n goes through `probe`, so
     /// [`decide`](Self::decide) and the sweep see the same choice as [`plan`](Self::plan).
     pub fn task_priced<Pr: Probe>(
@@ -223,8 +228,12 @@ impl Planner {
         }
         let mut best = Processor::Xyzz;
         let mut best_cost = self.model.task_probed(w, chunk, m, best, probe);
-        if w.buckets(chunk) < 1 << (MIN_BATCH_WINDOW - 1) {
-            return (best, best_cost);
+        let buckets = w.buckets(chunk);
+        if buckets < 1 << (MIN_BATCH_WINDOW - 1) {
+            let lanes = CostModel::lanes_probed(Processor::BatchAffine, buckets, m, probe);
+            if buckets * lanes < 1 << (MIN_BATCH_WINDOW - 1) {
+                return (best, best_cost);
+            }
         }
         let candidates = [
             (
@@ -415,6 +424,7 @@ impl Planner {
             makespan,
             adaptive: self.options.processor.is_none(),
             batch: self.options.batch,
+            lanes: self.options.lanes,
             engine,
         })
     }
@@ -678,15 +688,24 @@ mod tests {
             plan(&weights, false).processors()[0],
             Processor::BatchAffine
         );
-        // Below 2^(MIN_BATCH_WINDOW - 1) buckets, XYZZ whatever the prices.
+        // Below 2^(MIN_BATCH_WINDOW - 1) buckets, XYZZ whatever the prices, unless the tasks
+        // have points enough for lanes that make that many slots: 32 buckets need 2 lanes
+        // (512 points a task).
         let narrow = PlanOptions {
             window: Some(MIN_BATCH_WINDOW - 1),
             ifma: true,
             ..PlanOptions::default()
         };
-        let p = Planner::new(&spec, weights, narrow)
-            .unwrap()
-            .plan(1 << 16, 2);
-        assert!(p.processors().iter().all(|&q| q == Processor::Xyzz));
+        let p = Planner::new(&spec, weights.clone(), narrow).unwrap();
+        assert!(p
+            .plan(500, 1)
+            .processors()
+            .iter()
+            .all(|&q| q == Processor::Xyzz));
+        let wide = p.plan(1 << 16, 2);
+        let procs = wide.processors();
+        assert!(procs[..procs.len() - 1]
+            .iter()
+            .all(|&q| q == Processor::BatchAffineIfma));
     }
 }

@@ -31,6 +31,10 @@ macro_rules! msm_tests {
                 super::common::batch_size_boundaries_match_arkworks::<C>();
             }
             #[test]
+            fn lanes_match_arkworks() {
+                super::common::lanes_match_arkworks::<C>();
+            }
+            #[test]
             fn length_mismatch_is_an_error() {
                 super::common::length_mismatch_is_an_error::<C>();
             }

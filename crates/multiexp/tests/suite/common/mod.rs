@@ -331,6 +331,38 @@ pub fn batch_size_boundaries_match_arkworks<P: SWCurveConfig>() {
     }
 }
 
+/// Lanes per bucket (small windows, many points per bucket): off, the default (4 lanes for a
+/// task of 4200 points at c = 8) and 16 forced, on every batch-affine arm, with a point and its
+/// negation repeated under one scalar, so that equal and opposite partial sums meet when the
+/// lanes fold.
+pub fn lanes_match_arkworks<P: SWCurveConfig>() {
+    let n = 4200;
+    let (mut points, mut scalars) = inputs::<P>(n, 47);
+    for i in (0..n).step_by(9) {
+        points[i] = points[1];
+        scalars[i] = scalars[1];
+    }
+    for i in (4..n).step_by(11) {
+        points[i] = -points[1];
+        scalars[i] = scalars[1];
+    }
+    let expected = arkworks(&points, &scalars);
+    for processor in processors::<P>() {
+        if processor.0 == Processor::Xyzz {
+            continue;
+        }
+        for lanes in [Some(1), None, Some(16)] {
+            let mut cfg = with_processor(config(2, Some(8), SplitPolicy::Never), processor);
+            cfg.lanes = lanes;
+            assert_eq!(
+                run(&points, &scalars, &cfg),
+                expected,
+                "{processor:?}, lanes {lanes:?}"
+            );
+        }
+    }
+}
+
 /// The planner of `spec` on the built-in profile's weights for the path `options` price.
 pub fn planner(
     spec: &multiexp::curves::CurveSpec,
