@@ -116,11 +116,13 @@ impl TaskShape {
 /// at the end costs (lanes − 1)·buckets additions, so a task gets lanes only where it has at
 /// least [`LANE_POINTS`] points per slot.
 pub(crate) fn lanes(processor: Processor, buckets: usize, points: usize) -> usize {
-    let mut lanes = max_lanes(processor, buckets);
-    while lanes > 1 && points < LANE_POINTS * buckets * lanes {
-        lanes /= 2;
-    }
-    lanes
+    // The model's rule, so that a task runs with the lanes it was priced with.
+    crate::plan::cost::CostModel::lanes_probed(
+        processor,
+        buckets,
+        points as f64,
+        &mut crate::plan::probe::Blind,
+    )
 }
 
 /// The lanes per bucket that give a batch-affine task over `buckets` buckets room for a full

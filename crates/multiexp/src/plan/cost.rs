@@ -143,8 +143,10 @@ impl CostModel {
         Some(self.weights.task + tw.fixed + (hits - filled) * point + filled * tw.bucket)
     }
 
-    /// The lanes per bucket of a task of `m` points over `buckets` buckets
-    /// (`crate::bucket::lanes`), the comparison with m through `probe`.
+    /// The lanes per bucket of a task of `m` points over `buckets` buckets, the rule the
+    /// executor runs (`crate::bucket::lanes` calls this): the most `max_lanes` allows, halved
+    /// while the task has fewer than `LANE_POINTS` points a slot; the comparison with m goes
+    /// through `probe`.
     pub fn lanes_probed<Pr: Probe>(
         processor: Processor,
         buckets: usize,
