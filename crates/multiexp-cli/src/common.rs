@@ -167,7 +167,8 @@ pub fn parse_split(s: &str) -> Result<multiexp::SplitPolicy, String> {
 /// (`auto`, `never`, `partsK`), a window (`c12`), a processor (`xyzz`, `batch`, `ifma`), a
 /// batch size (`b512`) and lanes per bucket (`l1` turns them off, `l8`), e.g. `parts2`,
 /// `c13:batch`, `never:c16:xyzz`, `c14:ifma:b768` or `c9:l1`;
-/// `whole` runs one MSM over all the scalars (no scalar classes), e.g. `whole` against `auto`.
+/// `whole` runs one MSM over all the scalars (no scalar classes), e.g. `whole` against `auto`;
+/// `noglv` never splits full-size scalars by the curve's GLV endomorphism, `glv` always does.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Variant {
     /// The spelling it was parsed from.
@@ -184,6 +185,8 @@ pub struct Variant {
     pub lanes: Option<usize>,
     /// Scalar classes allowed, or one MSM over all the scalars (`whole`).
     pub classes: multiexp::ClassPolicy,
+    /// GLV priced, never (`noglv`) or always (`glv`).
+    pub glv: multiexp::GlvPolicy,
 }
 
 impl Variant {
@@ -197,6 +200,7 @@ impl Variant {
             batch: self.batch,
             lanes: self.lanes,
             classes: self.classes,
+            glv: self.glv,
             ..multiexp::Config::default()
         }
     }
@@ -212,10 +216,13 @@ pub fn parse_variant(s: &str) -> Result<Variant, String> {
         batch: None,
         lanes: None,
         classes: multiexp::ClassPolicy::Auto,
+        glv: multiexp::GlvPolicy::Auto,
     };
     for token in s.split(':') {
         match token {
             "whole" => v.classes = multiexp::ClassPolicy::Off,
+            "noglv" => v.glv = multiexp::GlvPolicy::Off,
+            "glv" => v.glv = multiexp::GlvPolicy::Always,
             "xyzz" => v.processor = Some(multiexp::Processor::Xyzz),
             "batch" => v.processor = Some(multiexp::Processor::BatchAffine),
             "ifma" => v.processor = Some(multiexp::Processor::BatchAffineIfma),

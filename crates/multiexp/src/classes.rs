@@ -17,6 +17,7 @@ use ark_ff::{BigInteger, PrimeField, Zero};
 use crate::bucket::batch_affine::{AffineBackend, Exceptional, Staged};
 use crate::bucket::{convert_records, ArkworksAffine, RecordAffine};
 use crate::exec::{digits_coded, digits_of_bigints, even_bounds, execute, on_workers};
+use crate::glv::Glv;
 use crate::ifma::Engine;
 use crate::plan::classes::{
     class_of_bits, ClassGroup, ClassPlan, ScalarStats, CLASSES, FULL, ONE, ZERO,
@@ -216,19 +217,29 @@ pub(crate) fn execute_classes<P: SWCurveConfig>(
         let engine = engine.filter(|_| plan.ones_ifma());
         total += plain_sum(points, classified, plan.ones_workers(), engine)?;
     }
+    let glv = if plan.groups().iter().any(|g| g.glv) {
+        Some(crate::glv::of::<P>().ok_or(Error::NoGlv {
+            curve: crate::spec_of::<P>().name,
+        })?)
+    } else {
+        None
+    };
     for group in plan.groups() {
-        total += run_group(points, classified, group)?;
+        let glv = glv.as_deref().filter(|_| group.glv);
+        total += run_group(points, classified, group, glv)?;
     }
     Ok(total)
 }
 
 /// One size-class MSM: in place, over all points, with the digits of the group's scalars
 /// (r − s ones negated) and zero digits elsewhere; or gathered, over copies of its points,
-/// negated where r − s is the shorter form, and the integers of s or r − s.
+/// negated where r − s is the shorter form, and the integers of s or r − s; under `glv`, a
+/// full-size scalar k gathers two entries, (±P, |k1|) and (±φ(P), |k2|).
 fn run_group<P: SWCurveConfig>(
     points: &[Affine<P>],
     classified: &Classified,
     group: &ClassGroup,
+    glv: Option<&Glv<P>>,
 ) -> Result<Projective<P>, Error> {
     let plan = &group.plan;
     if !group.gathered {
@@ -248,7 +259,7 @@ fn run_group<P: SWCurveConfig>(
         .map(|s| {
             (2..CLASSES)
                 .filter(|&c| group.holds(c))
-                .map(|c| s.counts[c])
+                .map(|c| s.counts[c] * if c == FULL && glv.is_some() { 2 } else { 1 })
                 .sum()
         })
         .collect();
@@ -274,10 +285,28 @@ fn run_group<P: SWCurveConfig>(
             .zip(&points[range])
             .zip(ints.chunks_exact(limbs));
         for ((&code, p), int) in mine {
-            if group.holds(class(code)) {
-                pts[k] = if code & NEGATED != 0 { -*p } else { *p };
-                bigs[k].as_mut().copy_from_slice(int);
-                k += 1;
+            let c = class(code);
+            if !group.holds(c) {
+                continue;
+            }
+            match glv.filter(|_| c == FULL) {
+                Some(glv) => {
+                    // Full-size scalars are never negated: k is s itself.
+                    let mut s = <P::ScalarField as PrimeField>::BigInt::default();
+                    s.as_mut().copy_from_slice(int);
+                    let ((n1, k1), (n2, k2)) = glv.split(&s);
+                    let phi = glv.endomorphism(p);
+                    pts[k] = if n1 { -*p } else { *p };
+                    bigs[k] = k1;
+                    pts[k + 1] = if n2 { -phi } else { phi };
+                    bigs[k + 1] = k2;
+                    k += 2;
+                }
+                None => {
+                    pts[k] = if code & NEGATED != 0 { -*p } else { *p };
+                    bigs[k].as_mut().copy_from_slice(int);
+                    k += 1;
+                }
             }
         }
     })?;

@@ -109,6 +109,12 @@ pub enum Error {
         /// The curve/group.
         curve: &'static str,
     },
+    /// A class plan that splits scalars by GLV, run on a curve/group without the endomorphism.
+    #[error("the plan splits scalars by GLV, but {curve} has no GLV endomorphism")]
+    NoGlv {
+        /// The curve/group.
+        curve: &'static str,
+    },
     /// A profile that is not valid JSON of the profile format.
     #[error("profile is not valid profile JSON: {reason}")]
     ProfileParse {

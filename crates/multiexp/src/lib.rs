@@ -21,6 +21,7 @@ pub mod curves;
 mod digits;
 mod error;
 mod exec;
+mod glv;
 mod ifma;
 pub mod input;
 mod inverse;
@@ -88,6 +89,25 @@ pub struct Config {
     /// Whether the MSM may run by scalar classes (zero dropped, ±1 summed, small scalars in
     /// MSMs of their size) where the cost model prices that lower (default: it may).
     pub classes: ClassPolicy,
+    /// Whether full-size scalars may be split by the curve's GLV endomorphism where it has
+    /// one and the cost model prices that lower (default: they may; needs the classes).
+    pub glv: GlvPolicy,
+}
+
+/// Whether full-size scalars may be split by the curve's GLV endomorphism (k·P = k1·P +
+/// k2·φ(P) with k1, k2 of half the bits), on the curves that have one: a = 0 with cube roots
+/// of unity in both fields and a scalar field of at most 256 bits (BN254, BLS12-381/377,
+/// BLS24, grumpkin, secp256k1; G1 and G2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GlvPolicy {
+    /// Priced by the planner like every other choice, taken where it wins by the margin.
+    #[default]
+    Auto,
+    /// Never split.
+    Off,
+    /// Split every full-size scalar wherever the curve has GLV, whatever the model says (the
+    /// MSM then runs by classes: tests and experiments).
+    Always,
 }
 
 /// Whether an MSM may run by scalar classes.
@@ -132,6 +152,8 @@ impl Config {
             lanes: self.lanes.map(|l| l.max(1).next_power_of_two()),
             ifma: false,
             engine: self.ifma.engine(),
+            glv_bits: None,
+            glv_always: false,
         }
     }
 }
@@ -149,6 +171,11 @@ fn planner_for<P: SWCurveConfig>(config: &Config) -> Result<Planner, Error> {
     let profile = config.profile.profile();
     let mut options = config.plan_options();
     options.ifma = config.ifma.native() && ifma::limbs_of::<P::BaseField>().is_some();
+    options.glv_bits = match config.glv {
+        GlvPolicy::Auto | GlvPolicy::Always => glv::bits_of::<P>(),
+        GlvPolicy::Off => None,
+    };
+    options.glv_always = config.glv == GlvPolicy::Always;
     if let Some(p) = options.processor {
         if !p.supports_with::<P>(config.ifma) {
             return Err(Error::UnsupportedProcessor {
@@ -276,16 +303,18 @@ pub fn msm_with<P: SWCurveConfig>(
     }
     let n = points.len();
     if config.classes == ClassPolicy::Auto && classes::sample_is_full(scalars) {
-        // Uniform-looking scalars: the one-MSM digit pass counts the classes on the way, so
-        // they cost no pass of their own; only where the count says classes pay does the
-        // classification pass run after it.
-        let plan = planner.plan(n, workers);
-        check_memory("this MSM (digits, records, buckets)", plan.memory().total())?;
-        asm::notice_once();
-        let (digits, stats) = exec::digits_counting(scalars, plan.windowing(), plan.workers())?;
-        let uniform = stats.counts[crate::plan::classes::FULL] == n;
-        if uniform || !planner.plan_classes(&stats, workers).uses_classes() {
-            return exec::execute(&plan, points, &digits, false).map(|(r, _)| r);
+        // Uniform-looking scalars: unless GLV pays for them, the one-MSM digit pass counts
+        // the classes on the way, so they cost no pass of their own; only where the count
+        // says classes pay does the classification pass run after it.
+        let uniform = planner.plan_classes(&ScalarStats::uniform(n), workers);
+        if let (false, Some(plan)) = (uniform.uses_classes(), uniform.whole()) {
+            check_memory("this MSM (digits, records, buckets)", plan.memory().total())?;
+            asm::notice_once();
+            let (digits, stats) = exec::digits_counting(scalars, plan.windowing(), plan.workers())?;
+            let all_full = stats.counts[crate::plan::classes::FULL] == n;
+            if all_full || !planner.plan_classes(&stats, workers).uses_classes() {
+                return exec::execute(plan, points, &digits, false).map(|(r, _)| r);
+            }
         }
     }
     let pass = classes::classified_bytes::<P::ScalarField>(n);

@@ -36,6 +36,11 @@ pub fn ifma_runs<P: SWCurveConfig>() -> bool {
     crate::bucket::ifma_limbs::<P>().is_some()
 }
 
+/// The bit bound of `P`'s GLV halves (see [`crate::GlvPolicy`]), where it has GLV.
+pub fn glv_bits<P: SWCurveConfig>() -> Option<u32> {
+    crate::glv::bits_of::<P>()
+}
+
 /// Whether this CPU has AVX-512 IFMA (whatever `MULTIEXP_NO_IFMA` says: see [`ifma_runs`]).
 pub fn ifma_available() -> bool {
     crate::ifma::available()

@@ -33,7 +33,8 @@ pub struct Args {
     #[arg(long, value_parser = parse_split, default_value = "auto")]
     pub split: SplitPolicy,
     /// Plan for scalars drawn this way (as `bench --scalars`): their classes, and whether the
-    /// MSM runs by classes or as one (default: the plan of uniform scalars alone).
+    /// MSM runs by classes or as one (default: uniform scalars, which run as one MSM or, where
+    /// the curve has GLV and it wins, split by it).
     #[arg(long, value_parser = Distribution::parse)]
     pub scalars: Option<Distribution>,
     /// Seed of the --scalars sample.
@@ -226,6 +227,7 @@ impl CurveVisitor for PlanRun {
             batch: None,
             lanes: None,
             ifma: multiexp::unstable::ifma_runs::<P>(),
+            glv_bits: multiexp::unstable::glv_bits::<P>(),
             ..PlanOptions::default()
         };
         let (profile, source) = load_profile(args.profile.as_deref());
@@ -235,12 +237,17 @@ impl CurveVisitor for PlanRun {
         let planner = Planner::new(spec, profile.weights(spec), options)?;
         let report = planner.report(args.n, cores);
         let chosen = report.chosen();
-        let by_classes = args.scalars.map(|dist| {
-            let scalars =
-                multiexp::unstable::sample::scalars_of::<P::ScalarField>(args.n, args.seed, dist);
-            let stats = multiexp::ScalarStats::of(&scalars);
-            (dist, planner.plan_classes(&stats, cores))
-        });
+        // What runs for these scalars (uniform ones by default: one MSM, or split by GLV).
+        let by_classes = {
+            let dist = args.scalars.unwrap_or(Distribution::Uniform);
+            let stats = match args.scalars {
+                None => multiexp::ScalarStats::uniform(args.n),
+                Some(d) => multiexp::ScalarStats::of(&multiexp::unstable::sample::scalars_of::<
+                    P::ScalarField,
+                >(args.n, args.seed, d)),
+            };
+            Some((dist, planner.plan_classes(&stats, cores)))
+        };
         match args.format {
             Format::Json => {
                 let out = json!({

@@ -133,8 +133,26 @@ pub struct ClassGroup {
     /// over all the MSM's points with zero digits outside the group (the cheaper of the two
     /// as the cost model prices them).
     pub gathered: bool,
+    /// Whether its full-size scalars are split by the curve's GLV endomorphism: each runs
+    /// as two scalars of at most `bits` bits, on its point and the endomorphism's image (so a
+    /// GLV group is gathered, and `n` counts both halves).
+    pub glv: bool,
     /// Its plan: for its `n` points if gathered, for all the MSM's points in place.
     pub plan: Plan,
+}
+
+/// The price of one run of neighbouring size classes, and how it runs.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    /// Modeled makespan, ns (its gathering and GLV split included).
+    cost: f64,
+    /// Points of its MSM: all n in place, its own gathered (two per full-size scalar under
+    /// GLV).
+    points: usize,
+    /// The bit bound its windows are planned for.
+    bits: u32,
+    gathered: bool,
+    glv: bool,
 }
 
 impl ClassGroup {
@@ -244,9 +262,15 @@ impl ClassPlan {
                     };
                     parts.push(format!(
                         "{} scalars {span} ({} bits{}): {}",
-                        g.n,
+                        if g.glv {
+                            g.n - self.stats.counts[FULL]
+                        } else {
+                            g.n
+                        },
                         g.bits,
-                        if g.gathered {
+                        if g.glv {
+                            ", GLV: full-size split in two, gathered"
+                        } else if g.gathered {
                             ", gathered"
                         } else {
                             ", in place"
@@ -290,7 +314,8 @@ impl Planner {
             classes: None,
             reason,
         };
-        if stats.counts[FULL] == n {
+        let glv_bits = self.options().glv_bits;
+        if stats.counts[FULL] == n && glv_bits.is_none() {
             return run_whole("one MSM: every scalar is full-size".into());
         }
         let ones = stats.counts[ONE];
@@ -311,27 +336,62 @@ impl Planner {
             }
         };
         let m = sizes.len();
-        let mut runs = vec![vec![None; m]; m];
-        let mut run = |a: usize, b: usize| -> (f64, usize, bool) {
-            let count: usize = sizes[a..=b].iter().map(|&c| stats.counts[c]).sum();
-            let (cost, gathered) = *runs[a][b].get_or_insert_with(|| {
+        let count_of =
+            |a: usize, b: usize| -> usize { sizes[a..=b].iter().map(|&c| stats.counts[c]).sum() };
+        let mut runs: Vec<Vec<Option<Run>>> = vec![vec![None; m]; m];
+        let mut run = |a: usize, b: usize| -> Run {
+            *runs[a][b].get_or_insert_with(|| {
+                let count = count_of(a, b);
                 // In place: an MSM over all n points, the others' digits zero (priced as if
                 // every point had one: an upper bound). Gathered: over its own points, plus
                 // the copies.
-                let planner = self.class_planner(bits_of(sizes[b]));
+                let bits = bits_of(sizes[b]);
+                let planner = self.class_planner(bits);
                 let in_place = planner.decide(n, workers).chosen.makespan;
-                if count == n {
-                    return (in_place, false);
+                let mut best = Run {
+                    cost: in_place,
+                    points: n,
+                    bits,
+                    gathered: false,
+                    glv: false,
+                };
+                if count < n {
+                    let gathered = planner.decide(count, workers).chosen.makespan
+                        + self.gather_cost(count, workers);
+                    if gathered < best.cost {
+                        best = Run {
+                            cost: gathered,
+                            points: count,
+                            gathered: true,
+                            ..best
+                        };
+                    }
                 }
-                let gathered = planner.decide(count, workers).chosen.makespan
-                    + self.gather_cost(count, workers);
-                if gathered < in_place {
-                    (gathered, true)
-                } else {
-                    (in_place, false)
+                // GLV: each full-size scalar of the run as two halves, gathered.
+                if let (Some(half), FULL) = (glv_bits, sizes[b]) {
+                    let full = stats.counts[FULL];
+                    let below = if a < b { bits_of(sizes[b - 1]) } else { 0 };
+                    let bits = half.max(below);
+                    let points = count + full;
+                    let cost = self
+                        .class_planner(bits)
+                        .decide(points, workers)
+                        .chosen
+                        .makespan
+                        + self.gather_cost(points, workers)
+                        + self.glv_split_cost(full, workers);
+                    if cost < best.cost || self.options().glv_always {
+                        best = Run {
+                            cost,
+                            points,
+                            bits,
+                            gathered: true,
+                            glv: true,
+                        };
+                    }
                 }
-            });
-            (cost, count, gathered)
+                best
+            })
         };
         // Every partition of the m classes into runs: bit i of `cuts` ends a run after i.
         let mut best: Option<(f64, u32)> = None;
@@ -340,7 +400,7 @@ impl Planner {
             let mut start = 0;
             for i in 0..m {
                 if i + 1 == m || cuts >> i & 1 == 1 {
-                    cost += run(start, i).0;
+                    cost += run(start, i).cost;
                     start = i + 1;
                 }
             }
@@ -351,7 +411,8 @@ impl Planner {
         let (classes_cost, cuts) = best.unwrap_or((ones_cost, 0));
         let margin = self.options().margin;
         if let Some(whole_cost) = whole_cost {
-            if !always && classes_cost >= whole_cost * (1.0 - margin) {
+            let forced = always || (self.options().glv_always && glv_bits.is_some());
+            if !forced && classes_cost >= whole_cost * (1.0 - margin) {
                 return run_whole(format!(
                     "one MSM: scalars {}; by classes {:.0} µs modeled vs one MSM {:.0} µs, \
                      not below it by the margin {:.1}%",
@@ -366,16 +427,18 @@ impl Planner {
         let mut start = 0;
         for i in 0..m {
             if i + 1 == m || cuts >> i & 1 == 1 {
-                let (_, count, gathered) = run(start, i);
-                let bits = bits_of(sizes[i]);
+                let r = run(start, i);
                 groups.push(ClassGroup {
                     classes: (sizes[start], sizes[i]),
-                    bits,
-                    n: count,
-                    gathered,
-                    plan: self
-                        .class_planner(bits)
-                        .plan(if gathered { count } else { n }, workers),
+                    bits: r.bits,
+                    n: if r.gathered {
+                        r.points
+                    } else {
+                        count_of(start, i)
+                    },
+                    gathered: r.gathered,
+                    glv: r.glv,
+                    plan: self.class_planner(r.bits).plan(r.points, workers),
                 });
                 start = i + 1;
             }
@@ -450,6 +513,15 @@ impl Planner {
             .task_weights(16, Processor::BatchAffineIfma)
             .map_or(f64::INFINITY, |t| t.point + w.prepare);
         (scalar, ifma)
+    }
+
+    /// Splitting `full` full-size scalars by GLV on `workers` workers: each scalar's split
+    /// (about four exits from the Montgomery form's worth of products) and its point's image
+    /// under the endomorphism (one product; with the two copies, an eighth of an addition).
+    pub fn glv_split_cost(&self, full: usize, workers: usize) -> f64 {
+        let w = &self.model().weights;
+        full as f64 * (4.0 * w.digit_scalar + w.add_mixed / 8.0) / workers.min(full.max(1)) as f64
+            + self.model().dispatch(1, workers)
     }
 
     /// Gathering `count` points and scalars of a class (a copy into fresh memory, the point

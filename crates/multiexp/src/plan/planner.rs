@@ -89,6 +89,13 @@ pub struct PlanOptions {
     /// Where IFMA tasks run, a forced [`Processor::BatchAffineIfma`] included (default: the
     /// intrinsics where the CPU has them; `None`: those tasks run scalar batch-affine).
     pub engine: Option<Engine>,
+    /// `Some(b)`: the curve has a GLV endomorphism splitting a full-size scalar into two of at
+    /// most b bits, and the planner may price that split for full-size scalars (`None`: no
+    /// GLV, the curve has none or the config turned it off).
+    pub glv_bits: Option<u32>,
+    /// Split every full-size scalar by GLV where `glv_bits` allows, whatever the prices (so
+    /// the MSM runs by classes; tests and experiments).
+    pub glv_always: bool,
 }
 
 impl Default for PlanOptions {
@@ -102,6 +109,8 @@ impl Default for PlanOptions {
             lanes: None,
             ifma: false,
             engine: Ifma::Auto.engine(),
+            glv_bits: None,
+            glv_always: false,
         }
     }
 }

@@ -10,7 +10,9 @@ use ark_ec::AffineRepr;
 use ark_ff::{BigInteger, One, PrimeField, Zero};
 use common::{arkworks, naive, processors, with_processor};
 use multiexp::unstable::sample::{points, scalars_of, Distribution};
-use multiexp::{msm_with, plan_for_scalars, ClassPolicy, Config, Ifma, ScalarStats, SplitPolicy};
+use multiexp::{
+    msm_with, plan_for_scalars, ClassPolicy, Config, GlvPolicy, Ifma, ScalarStats, SplitPolicy,
+};
 
 /// 2^k in the scalar field.
 fn pow2<F: PrimeField>(k: u64) -> F {
@@ -189,6 +191,118 @@ pub fn plain_sums_match_naive<P: SWCurveConfig>() {
     assert_eq!(got, pts[0].into_group() * P::ScalarField::from(37u64));
 }
 
+/// A primitive cube root of unity of the scalar field (λ or λ², whichever GLV uses), where r ≡ 1
+/// mod 3.
+fn cube_root_of_unity<F: PrimeField>() -> Option<F> {
+    let mut e = F::MODULUS;
+    e.sub_with_borrow(&F::BigInt::from(1u64));
+    // (r − 1)/3, limb by limb.
+    let mut q = F::BigInt::default();
+    let mut rem = 0u128;
+    for (i, &l) in e.as_ref().iter().enumerate().rev() {
+        let cur = (rem << 64) | l as u128;
+        q.as_mut()[i] = (cur / 3) as u64;
+        rem = cur % 3;
+    }
+    if rem != 0 {
+        return None;
+    }
+    (2u64..40).map(F::from).find_map(|g| {
+        let w = g.pow(q.as_ref());
+        (w != F::one()).then_some(w)
+    })
+}
+
+/// GLV forced and priced, against naive and arkworks: every class boundary and the scalars
+/// around the endomorphism's eigenvalue and the halves' bound (λ, λ², λ ± 1, 2^127 … 2^129,
+/// r − 2^128) among uniform ones, alone, twice, with the hard points (repeats, P and −P,
+/// infinity), the full-size class merged with smaller ones, at every thread count, window,
+/// split and processor of the matrix. Curves without the endomorphism run the same inputs
+/// (GLV forced is then a no-op).
+pub fn glv_matches_naive_and_arkworks<P: SWCurveConfig>() {
+    type F<P> = <P as ark_ec::CurveConfig>::ScalarField;
+    let mut special = boundaries::<F<P>>();
+    if let Some(mu) = cube_root_of_unity::<F<P>>() {
+        special.extend([mu, mu * mu, mu + F::<P>::one(), mu - F::<P>::one(), -mu]);
+    }
+    for k in [127u64, 128, 129] {
+        special.push(pow2::<F<P>>(k));
+        special.push(-pow2::<F<P>>(k) - pow2::<F<P>>(k - 1));
+    }
+    let glv = |threads: usize| Config {
+        glv: GlvPolicy::Always,
+        ..cfg(threads, ClassPolicy::Auto)
+    };
+    let check_glv = |pts: &[Affine<P>], scs: &[F<P>], what: &str| {
+        let want = naive(pts, scs);
+        assert_eq!(arkworks(pts, scs), want, "{what}: arkworks vs naive");
+        for threads in [1, 2, 3] {
+            assert_eq!(
+                msm_with(pts, scs, &glv(threads)).unwrap(),
+                want,
+                "{what}: {threads}"
+            );
+        }
+    };
+    let pts = hard_points::<P>(special.len().max(8), 31);
+    check_glv(&pts[..special.len()], &special, "all special");
+    for (i, &s) in special.iter().enumerate() {
+        check_glv(&pts[i..i + 1], &[s], &format!("special {i} alone"));
+        check_glv(&pts[..2], &[s, s], &format!("special {i} twice"));
+    }
+    check_glv(&[], &[], "empty");
+    // Uniform, then uniform with every class beside it, under the matrix's settings.
+    let n = 600;
+    let pts = hard_points::<P>(n, 32);
+    let mut mixed = scalars_of::<F<P>>(n, 33, Distribution::Uniform);
+    for (i, s) in mixed.iter_mut().enumerate().skip(1).step_by(3) {
+        *s = scalars_of::<F<P>>(1, i as u64, Distribution::ALL[i % Distribution::ALL.len()])[0];
+    }
+    for scs in [scalars_of::<F<P>>(n, 34, Distribution::Uniform), mixed] {
+        let want = naive(&pts, &scs);
+        for threads in [1, 2, 4] {
+            for window in [None, Some(1), Some(6), Some(16)] {
+                let c = Config {
+                    window,
+                    ..glv(threads)
+                };
+                assert_eq!(
+                    msm_with(&pts, &scs, &c).unwrap(),
+                    want,
+                    "{threads}, {window:?}"
+                );
+            }
+            for split in [SplitPolicy::Never, SplitPolicy::Parts(3)] {
+                let c = Config {
+                    split,
+                    ..glv(threads)
+                };
+                assert_eq!(
+                    msm_with(&pts, &scs, &c).unwrap(),
+                    want,
+                    "{threads}, {split:?}"
+                );
+            }
+            for arm in processors::<P>() {
+                let c = with_processor(glv(threads), arm);
+                assert_eq!(
+                    msm_with(&pts, &scs, &c).unwrap(),
+                    want,
+                    "{threads}, {arm:?}"
+                );
+            }
+        }
+        let plan = plan_for_scalars::<P>(&scs, &glv(2)).unwrap();
+        let has_glv = multiexp::unstable::glv_bits::<P>().is_some();
+        assert_eq!(
+            plan.groups().iter().any(|g| g.glv),
+            has_glv,
+            "{}",
+            plan.describe()
+        );
+    }
+}
+
 macro_rules! class_tests {
     ($($name:ident => $config:ty;)*) => {$(
         mod $name {
@@ -204,6 +318,10 @@ macro_rules! class_tests {
             #[test]
             fn plain_sums_match_naive() {
                 super::plain_sums_match_naive::<C>();
+            }
+            #[test]
+            fn glv_matches_naive_and_arkworks() {
+                super::glv_matches_naive_and_arkworks::<C>();
             }
         }
     )*};
@@ -223,8 +341,13 @@ fn distributions_agree_with_arkworks<P: SWCurveConfig>() {
         let c = cfg(2, ClassPolicy::Auto);
         assert_eq!(msm_with(&pts, &scs, &c).unwrap(), want, "{dist}");
         let plan = plan_for_scalars::<P>(&scs, &c).unwrap();
-        let by_classes = dist != Distribution::Uniform;
-        assert_eq!(plan.uses_classes(), by_classes, "{dist}: {}", plan.reason());
+        if dist == Distribution::Uniform {
+            // One MSM, or all of them split by GLV where the model prices that lower.
+            let glv = plan.groups().len() == 1 && plan.groups()[0].glv;
+            assert!(!plan.uses_classes() || glv, "{dist}: {}", plan.reason());
+        } else {
+            assert!(plan.uses_classes(), "{dist}: {}", plan.reason());
+        }
         if dist == Distribution::Zero {
             assert!(want.is_zero() && plan.groups().is_empty() && plan.ones() == 0);
         }
@@ -241,19 +364,90 @@ fn bls12_381_distributions_agree_with_arkworks() {
     distributions_agree_with_arkworks::<ark_bls12_381::g1::Config>();
 }
 
-/// Uniform scalars keep the plan they had: the class plan is the one-MSM plan of `plan_for`.
+/// Uniform scalars keep the plan they had: without GLV, the class plan is the one-MSM plan of
+/// `plan_for`; with it, that plan or one GLV group of all the scalars, whichever the model
+/// prices lower by the margin.
 #[test]
 fn uniform_scalars_keep_their_plan() {
     type P = ark_bn254::g1::Config;
     for n in [1usize, 100, 1 << 12, 1 << 16] {
         let scs =
             scalars_of::<<P as ark_ec::CurveConfig>::ScalarField>(n, 1, Distribution::Uniform);
-        let c = cfg(2, ClassPolicy::Auto);
+        let c = Config {
+            glv: GlvPolicy::Off,
+            ..cfg(2, ClassPolicy::Auto)
+        };
         let cp = plan_for_scalars::<P>(&scs, &c).unwrap();
         assert!(!cp.uses_classes(), "n={n}: {}", cp.reason());
         let plain = multiexp::plan_for::<P>(n, &c).unwrap();
         assert_eq!(cp.whole(), Some(plain.chosen()), "n={n}");
+        let with_glv = plan_for_scalars::<P>(&scs, &cfg(2, ClassPolicy::Auto)).unwrap();
+        assert_eq!(with_glv.whole(), Some(plain.chosen()), "n={n}");
+        if with_glv.uses_classes() {
+            let g = &with_glv.groups()[0];
+            assert!(with_glv.groups().len() == 1 && g.glv && g.n == 2 * n && g.bits <= 128);
+            let whole = with_glv.whole_makespan().unwrap();
+            assert!(with_glv.makespan() < whole * 0.97, "{}", with_glv.reason());
+        }
     }
+}
+
+/// GLV is priced like every other choice: forced, it splits every full-size scalar (two
+/// halves each, gathered); off, never; by default, taken only where it beats one MSM by the
+/// margin, and on curves without the endomorphism never offered.
+#[test]
+fn glv_is_priced_forced_or_off() {
+    type P = ark_bls12_381::g1::Config;
+    let with = |glv| Config {
+        glv,
+        ..cfg(2, ClassPolicy::Auto)
+    };
+    for n in [1usize, 64, 1 << 12, 1 << 18] {
+        let stats = ScalarStats::uniform(n);
+        let forced = multiexp::plan_for_stats::<P>(&stats, &with(GlvPolicy::Always)).unwrap();
+        assert!(forced.uses_classes(), "{}", forced.reason());
+        assert_eq!(forced.groups().len(), 1);
+        let g = &forced.groups()[0];
+        assert!(
+            g.glv && g.gathered && g.n == 2 * n && g.bits == 128,
+            "{}",
+            forced.describe()
+        );
+        assert!(forced.describe().contains("GLV"), "{}", forced.describe());
+        let off = multiexp::plan_for_stats::<P>(&stats, &with(GlvPolicy::Off)).unwrap();
+        assert!(!off.uses_classes());
+        let auto = multiexp::plan_for_stats::<P>(&stats, &with(GlvPolicy::Auto)).unwrap();
+        if auto.uses_classes() {
+            assert!(auto.makespan() < 0.97 * off.makespan(), "{}", auto.reason());
+            assert!(auto.makespan() <= forced.makespan() + 1e-6);
+        } else {
+            assert!(
+                forced.makespan() >= 0.97 * off.makespan(),
+                "{}",
+                auto.reason()
+            );
+        }
+    }
+    // A witness-like mix: the full-size class split and merged with the ≤ 128-bit class.
+    let mut stats = ScalarStats::default();
+    stats.counts[6] = 3000;
+    stats.counts[7] = 1000;
+    let mixed = multiexp::plan_for_stats::<P>(&stats, &with(GlvPolicy::Always)).unwrap();
+    let g = mixed.groups().iter().find(|g| g.glv).expect("a GLV group");
+    assert_eq!(g.classes.1, 7);
+    if g.classes.0 == 6 {
+        assert_eq!(g.n, 3000 + 2 * 1000);
+    } else {
+        assert_eq!(g.n, 2 * 1000);
+    }
+    // No endomorphism (a ≠ 0): never offered, even forced.
+    let r1 = ScalarStats::uniform(1 << 12);
+    let none = Config {
+        glv: GlvPolicy::Always,
+        ..cfg(2, ClassPolicy::Auto)
+    };
+    let plan = multiexp::plan_for_stats::<ark_secp256r1::Config>(&r1, &none).unwrap();
+    assert!(plan.groups().iter().all(|g| !g.glv));
 }
 
 /// −s and s cost the same: the all −1 input is a plain sum like the all 1 input, and −k is
