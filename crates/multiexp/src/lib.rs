@@ -21,6 +21,7 @@ pub mod curves;
 mod digits;
 mod error;
 mod exec;
+mod field;
 mod glv;
 mod ifma;
 pub mod input;

@@ -54,7 +54,7 @@ impl<P: SWCurveConfig> Xyzz<P> {
     /// Whether this is the identity.
     #[inline(always)]
     pub(crate) fn is_zero(&self) -> bool {
-        self.zz.is_zero()
+        crate::field::is_zero(&self.zz)
     }
 
     /// The affine point (x, y) lifted with ZZ = ZZZ = 1.
@@ -85,17 +85,17 @@ impl<P: SWCurveConfig> Xyzz<P> {
         }
         let u2 = *x2 * self.zz;
         let s2 = *y2 * self.zzz;
-        let p = u2 - self.x;
-        let r = s2 - self.y;
-        if p.is_zero() {
+        let p = crate::field::sub(&u2, &self.x);
+        let r = crate::field::sub(&s2, &self.y);
+        if crate::field::is_zero(&p) {
             self.add_xy_degenerate(x2, y2, r);
             return;
         }
         let pp = p.square();
         let ppp = p * pp;
         let q = self.x * pp;
-        let x3 = r.square() - ppp - q.double();
-        self.y = r * (q - x3) - self.y * ppp;
+        let x3 = crate::field::sub(&crate::field::sub(&r.square(), &ppp), &q.double());
+        self.y = crate::field::sub(&(r * crate::field::sub(&q, &x3)), &(self.y * ppp));
         self.x = x3;
         self.zz *= pp;
         self.zzz *= ppp;

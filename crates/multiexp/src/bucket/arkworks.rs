@@ -14,6 +14,7 @@ use ark_ff::{Field, Zero};
 use super::batch_affine::{AffineBackend, Exceptional, Staged};
 use super::lines::LineVec;
 use super::prefetch::{prefetch, AHEAD};
+use crate::field;
 use crate::inverse::Inverter;
 
 /// Affine points as arkworks coordinates, with the scratch of one batch.
@@ -57,8 +58,8 @@ impl<P: SWCurveConfig> ArkworksAffine<P> {
             if let Some(ahead) = staged.get(index + AHEAD) {
                 prefetch(&dst[ahead.dst as usize]);
             }
-            let d = src(e.src as usize).0 - dst[e.dst as usize][0];
-            if d.is_zero() {
+            let d = field::sub(&src(e.src as usize).0, &dst[e.dst as usize][0]);
+            if field::is_zero(&d) {
                 let y = src(e.src as usize).1;
                 let y = if e.negate { -y } else { y };
                 let doubling = y == dst[e.dst as usize][1];
@@ -88,12 +89,17 @@ impl<P: SWCurveConfig> ArkworksAffine<P> {
             inv *= self.den[i];
             let e = staged[i];
             let (x, y) = src(e.src as usize);
-            let y = if e.negate { -y } else { y };
             let b = &mut dst[e.dst as usize];
             let [xa, ya] = *b;
-            let lambda = (y - ya) * d_inv;
-            let x3 = lambda.square() - xa - x;
-            *b = [x3, lambda * (xa - x3) - ya];
+            // (y − ya) for the point, (−y − ya) = −(y + ya) for its negation.
+            let dy = if e.negate {
+                field::sub(&field::sub(&P::BaseField::zero(), &y), &ya)
+            } else {
+                field::sub(&y, &ya)
+            };
+            let lambda = dy * d_inv;
+            let x3 = field::sub(&field::sub(&lambda.square(), &xa), &x);
+            *b = [x3, field::sub(&(lambda * field::sub(&xa, &x3)), &ya)];
         }
     }
 }
@@ -108,7 +114,7 @@ impl<P: SWCurveConfig> AffineBackend<P> for ArkworksAffine<P> {
 
     #[inline(always)]
     fn is_infinity(&self, input: &[Affine<P>], i: usize) -> bool {
-        input[i].is_zero()
+        field::is_infinity(&input[i])
     }
 
     fn input_xy(&self, input: &[Affine<P>], i: usize) -> Option<(P::BaseField, P::BaseField)> {
