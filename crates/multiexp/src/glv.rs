@@ -379,41 +379,24 @@ mod tests {
         let glv = of::<P>().expect("GLV");
         assert!(glv.bits() <= max_bits, "{} bits", glv.bits());
         let mut rng = ark_std::test_rng();
-        let lambda = {
-            // φ(G) = λ·G for the λ the split uses: recover it from a split of 0 + 1·λ.
-            let g = P::GENERATOR;
-            let phi = glv.endomorphism(&g);
-            let k = P::ScalarField::rand(&mut rng);
-            let ((n1, k1), (n2, k2)) = glv.split(&k.into_bigint());
-            let f = |n: bool, v| {
-                let f = P::ScalarField::from_bigint(v).unwrap();
-                if n {
-                    -f
-                } else {
-                    f
-                }
-            };
-            let lhs: Projective<P> = g * f(n1, k1) + phi * f(n2, k2);
-            assert_eq!(lhs, g * k);
-            phi
+        let signed = |n: bool, v| {
+            let f = P::ScalarField::from_bigint(v).unwrap();
+            if n {
+                -f
+            } else {
+                f
+            }
         };
-        let _ = lambda;
-        for _ in 0..40 {
-            let p = Projective::<P>::rand(&mut rng).into_affine();
+        // The generator, then random points: k·P = k1·P + k2·φ(P).
+        let mut points = vec![P::GENERATOR];
+        points.extend((0..40).map(|_| Projective::<P>::rand(&mut rng).into_affine()));
+        for p in points {
             let k = P::ScalarField::rand(&mut rng);
             let ((n1, k1), (n2, k2)) = glv.split(&k.into_bigint());
             assert!(k1.num_bits() <= glv.bits() && k2.num_bits() <= glv.bits());
-            let f = |n: bool, v| {
-                let f = P::ScalarField::from_bigint(v).unwrap();
-                if n {
-                    -f
-                } else {
-                    f
-                }
-            };
             let phi = glv.endomorphism(&p);
             assert!(phi.is_on_curve());
-            assert_eq!(p * f(n1, k1) + phi * f(n2, k2), p * k);
+            assert_eq!(p * signed(n1, k1) + phi * signed(n2, k2), p * k);
         }
         assert!(glv.endomorphism(&Affine::<P>::identity()).is_zero());
     }
