@@ -368,7 +368,14 @@ pub fn plan_for_stats<P: SWCurveConfig>(
     Ok(match config.classes {
         ClassPolicy::Auto => planner.plan_classes(stats, workers),
         ClassPolicy::Always => planner.plan_classes_with(stats, workers, true),
-        ClassPolicy::Off => planner.plan_classes(&ScalarStats::uniform(stats.n()), workers),
+        // One MSM over all the scalars, as `msm_with` runs it: no classes, so no GLV either.
+        ClassPolicy::Off => {
+            let whole = Config {
+                glv: GlvPolicy::Off,
+                ..config.clone()
+            };
+            planner_for::<P>(&whole)?.plan_classes(&ScalarStats::uniform(stats.n()), workers)
+        }
     })
 }
 
