@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GLV against none in one process (`--compare auto,noglv,glv`, interleaved rep by rep: the
 # planner's choice, GLV never, GLV always), on both paths, BN254 and BLS12-381 G1, uniform
-# scalars from 2^10 to 2^20 and the witness mix (20% full-size) at 2^16. Writes the raw bench
+# scalars from 2^10 to 2^20 (and 2^17) and the witness mix (20% full-size) at 2^16. Writes the raw bench
 # output to $1.
 #
 #   bash scripts/glv-ab.sh docs/bench/glv-raw.txt [BINARY]
@@ -18,8 +18,8 @@ run() { # path curve n reps scalars
 }
 for path in portable ifma; do
   for curve in bn254-g1 bls12-381-g1; do
-    for n in 1024 4096 16384 65536 262144 1048576; do
-      reps=11; [ "$n" -ge 262144 ] && reps=5
+    for n in 1024 4096 16384 65536 131072 262144 1048576; do
+      reps=11; [ "$n" -ge 131072 ] && reps=7; [ "$n" -ge 262144 ] && reps=5
       run "$path" "$curve" "$n" "$reps" uniform
     done
     run "$path" "$curve" 65536 9 witness

@@ -53,6 +53,12 @@ impl Windowing {
         Self::up_to(&max, c)
     }
 
+    /// The windowing of scalars at most `max` (little-endian limbs) with window `c`: a class
+    /// whose bound is known more tightly than a bit count (GLV halves).
+    pub fn for_max(max: &[u64], c: u32) -> Self {
+        Self::up_to(max, c)
+    }
+
     /// The windowing of scalars at most `max` (little-endian limbs) with window `c`.
     fn up_to(max: &[u64], c: u32) -> Self {
         debug_assert!((1..=MAX_WINDOW).contains(&c));

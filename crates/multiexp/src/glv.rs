@@ -69,7 +69,9 @@ pub(crate) struct Glv<P: SWCurveConfig> {
     b: [Signed; 2],
     /// The rounding constants g1 ≈ b2·2^S/det and g2 ≈ −b1·2^S/det.
     g: [Signed; 2],
-    /// A bound on the bits of |k1| and |k2|.
+    /// The largest |k1| and |k2| can be.
+    max: [u64; LIMBS],
+    /// Its bit length.
     bits: u32,
 }
 
@@ -82,6 +84,11 @@ impl<P: SWCurveConfig> Glv<P> {
         self.bits
     }
 
+    /// The largest magnitude of a half (little-endian limbs): the windows are cut for it.
+    pub(crate) fn max(&self) -> [u64; LIMBS] {
+        self.max
+    }
+
     /// φ(p) = (βx, y) = λ·p.
     #[inline(always)]
     pub(crate) fn endomorphism(&self, p: &Affine<P>) -> Affine<P> {
@@ -91,7 +98,7 @@ impl<P: SWCurveConfig> Glv<P> {
         Affine::new_unchecked(p.x * self.beta, p.y)
     }
 
-    /// k1, k2 with k ≡ k1 + k2·λ (mod r), |k1|, |k2| < 2^bits, for an integer k < r.
+    /// k1, k2 with k ≡ k1 + k2·λ (mod r), |k1|, |k2| ≤ max, for an integer k < r.
     #[inline]
     pub(crate) fn split(
         &self,
@@ -292,17 +299,25 @@ impl<P: SWCurveConfig> Glv<P> {
         };
         let g1 = round(&b2 * &scale);
         let g2 = round(-&b1 * &scale);
+        // k1 = (β1 − c1)·a1 + (β2 − c2)·a2 and k2 = (β1 − c1)·b1 + (β2 − c2)·b2, where
+        // |βᵢ − cᵢ| ≤ 1/2 + 2^−60 (the rounding of k·gᵢ/2^S, k < 2^256, S = 320, gᵢ itself
+        // rounded): |kᵢ| ≤ bound·(1/2 + 2^−60) for the larger of the two basis sums.
         let bound = (a1.magnitude() + a2.magnitude()).max(b1.magnitude() + b2.magnitude());
-        // |βᵢ − cᵢ| ≤ 1/2 + 2^−60, so |k1| ≤ (|a1| + |a2|)·(1/2 + 2^−60) < |a1| + |a2|.
-        let bits = bound.bits() as u32;
+        let max_big: BigUint = (&bound >> 1u32) + (&bound >> 60u32) + 1u32;
+        let bits = max_big.bits() as u32;
         if bits > 64 * LIMBS as u32 - 2 {
             return None;
+        }
+        let mut max = [0u64; LIMBS];
+        for (m, d) in max.iter_mut().zip(max_big.to_u64_digits()) {
+            *m = d;
         }
         let glv = Glv {
             beta,
             a: [Signed::of(&a1)?, Signed::of(&a2)?],
             b: [Signed::of(&b1)?, Signed::of(&b2)?],
             g: [Signed::of(&g1)?, Signed::of(&g2)?],
+            max,
             bits,
         };
         glv.checks(lambda).then_some(glv)
@@ -342,12 +357,27 @@ impl<P: SWCurveConfig> Glv<P> {
                     f
                 }
             };
-            k1.num_bits() <= self.bits
-                && k2.num_bits() <= self.bits
+            within(&k1, &self.max)
+                && within(&k2, &self.max)
                 && field(n1, &k1) + field(n2, &k2) * lambda
                     == P::ScalarField::from_bigint(*k).unwrap_or_default()
         })
     }
+}
+
+/// Whether `v` ≤ `max` (both little-endian).
+fn within<B: BigInteger>(v: &B, max: &[u64; LIMBS]) -> bool {
+    let v = v.as_ref();
+    if v[LIMBS.min(v.len())..].iter().any(|&l| l != 0) {
+        return false;
+    }
+    for i in (0..LIMBS).rev() {
+        let x = v.get(i).copied().unwrap_or(0);
+        if x != max[i] {
+            return x < max[i];
+        }
+    }
+    true
 }
 
 /// The GLV of `P`, derived once per curve/group; `None` where it has none.
@@ -366,6 +396,11 @@ pub(crate) fn of<P: SWCurveConfig>() -> Option<Arc<Glv<P>>> {
 /// The bit bound of `P`'s GLV halves, where it has GLV.
 pub(crate) fn bits_of<P: SWCurveConfig>() -> Option<u32> {
     of::<P>().map(|g| g.bits())
+}
+
+/// The largest magnitude of `P`'s GLV halves (little-endian limbs), where it has GLV.
+pub(crate) fn max_of<P: SWCurveConfig>() -> Option<[u64; LIMBS]> {
+    of::<P>().map(|g| g.max())
 }
 
 #[cfg(test)]
@@ -393,6 +428,7 @@ mod tests {
         for p in points {
             let k = P::ScalarField::rand(&mut rng);
             let ((n1, k1), (n2, k2)) = glv.split(&k.into_bigint());
+            assert!(within(&k1, &glv.max()) && within(&k2, &glv.max()));
             assert!(k1.num_bits() <= glv.bits() && k2.num_bits() <= glv.bits());
             let phi = glv.endomorphism(&p);
             assert!(phi.is_on_curve());
@@ -414,6 +450,50 @@ mod tests {
         splits_and_maps::<crate::curves::bls24_317::g1::Config>(128);
         splits_and_maps::<ark_grumpkin::GrumpkinConfig>(129);
         splits_and_maps::<ark_secp256k1::Config>(130);
+    }
+
+    /// The halves' bound (about half the basis sums: at most 127 bits) cuts 8 windows of 16
+    /// bits on BN254 and BLS12-381, where the basis sums' 128 bits would cut 9, and at every
+    /// window the bound itself and its neighbours decompose in range and recompose.
+    #[test]
+    fn the_halves_bound_spares_a_window() {
+        use crate::digits::{decompose_bigints_into, recompose, Windowing};
+        fn check<P: SWCurveConfig>(chunks_at_16: usize) {
+            let glv = of::<P>().expect("GLV");
+            let max = glv.max();
+            assert_eq!(Windowing::for_max(&max, 16).chunks, chunks_at_16);
+            assert!(glv.bits() <= 127, "{} bits", glv.bits());
+            let big = |limbs: [u64; LIMBS]| {
+                let mut b = <P::ScalarField as PrimeField>::BigInt::default();
+                b.as_mut().copy_from_slice(&limbs);
+                b
+            };
+            let mut below = max;
+            below[0] = below[0].wrapping_sub(1);
+            let mut top_only = [0u64; LIMBS];
+            let top_bit = glv.bits() - 1;
+            top_only[(top_bit / 64) as usize] = 1 << (top_bit % 64);
+            for c in 1..=16 {
+                let w = Windowing::for_max(&max, c);
+                for v in [max, below, top_only] {
+                    let mut store = vec![vec![0i16; 1]; w.chunks];
+                    let mut out: Vec<&mut [i16]> =
+                        store.iter_mut().map(|v| v.as_mut_slice()).collect();
+                    decompose_bigints_into(&[big(v)], w, &mut out);
+                    let digits: Vec<i16> = store.iter().map(|d| d[0]).collect();
+                    let top = *digits.last().expect("a chunk");
+                    assert!(top >= 0 && top as u32 <= w.top_max, "c = {c}");
+                    assert_eq!(
+                        recompose::<P::ScalarField>(&digits, c),
+                        P::ScalarField::from_bigint(big(v)).expect("below r"),
+                        "c = {c}"
+                    );
+                }
+            }
+        }
+        check::<ark_bn254::g1::Config>(8);
+        check::<ark_bls12_381::g1::Config>(8);
+        check::<ark_bls12_381::g2::Config>(8);
     }
 
     #[test]

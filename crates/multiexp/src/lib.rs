@@ -154,6 +154,8 @@ impl Config {
             ifma: false,
             engine: self.ifma.engine(),
             glv_bits: None,
+            glv_max: None,
+            glv_cache: None,
             glv_always: false,
         }
     }
@@ -176,6 +178,11 @@ fn planner_for<P: SWCurveConfig>(config: &Config) -> Result<Planner, Error> {
         GlvPolicy::Auto | GlvPolicy::Always => glv::bits_of::<P>(),
         GlvPolicy::Off => None,
     };
+    options.glv_max = match options.glv_bits {
+        Some(_) => glv::max_of::<P>(),
+        None => None,
+    };
+    options.glv_cache = Some(profile::Caches::host().l3_share_or_default());
     options.glv_always = config.glv == GlvPolicy::Always;
     if let Some(p) = options.processor {
         if !p.supports_with::<P>(config.ifma) {

@@ -41,6 +41,11 @@ pub fn glv_bits<P: SWCurveConfig>() -> Option<u32> {
     crate::glv::bits_of::<P>()
 }
 
+/// The largest magnitude of `P`'s GLV halves (little-endian limbs), where it has GLV.
+pub fn glv_max<P: SWCurveConfig>() -> Option<[u64; 4]> {
+    crate::glv::max_of::<P>()
+}
+
 /// Whether this CPU has AVX-512 IFMA (whatever `MULTIEXP_NO_IFMA` says: see [`ifma_runs`]).
 pub fn ifma_available() -> bool {
     crate::ifma::available()

@@ -228,6 +228,8 @@ impl CurveVisitor for PlanRun {
             lanes: None,
             ifma: multiexp::unstable::ifma_runs::<P>(),
             glv_bits: multiexp::unstable::glv_bits::<P>(),
+            glv_max: multiexp::unstable::glv_max::<P>(),
+            glv_cache: Some(multiexp::profile::Caches::host().l3_share_or_default()),
             ..PlanOptions::default()
         };
         let (profile, source) = load_profile(args.profile.as_deref());

@@ -153,6 +153,8 @@ struct Run {
     bits: u32,
     gathered: bool,
     glv: bool,
+    /// Its windows are cut for the GLV halves' bound (every scalar of it below that).
+    exact: bool,
 }
 
 impl ClassGroup {
@@ -354,6 +356,7 @@ impl Planner {
                     bits,
                     gathered: false,
                     glv: false,
+                    exact: false,
                 };
                 if count < n {
                     let gathered = planner.decide(count, workers).chosen.makespan
@@ -368,13 +371,15 @@ impl Planner {
                     }
                 }
                 // GLV: each full-size scalar of the run as two halves, gathered.
-                if let (Some(half), FULL) = (glv_bits, sizes[b]) {
-                    let full = stats.counts[FULL];
+                let full = stats.counts[FULL];
+                let points = count + full;
+                let fits = self.glv_fits(points, workers) || self.options().glv_always;
+                if let (Some(half), FULL, true) = (glv_bits, sizes[b], fits) {
                     let below = if a < b { bits_of(sizes[b - 1]) } else { 0 };
                     let bits = half.max(below);
-                    let points = count + full;
+                    let exact = below < half && self.options().glv_max.is_some();
                     let cost = self
-                        .class_planner(bits)
+                        .group_planner(bits, exact)
                         .decide(points, workers)
                         .chosen
                         .makespan
@@ -387,6 +392,7 @@ impl Planner {
                             bits,
                             gathered: true,
                             glv: true,
+                            exact,
                         };
                     }
                 }
@@ -438,7 +444,7 @@ impl Planner {
                     },
                     gathered: r.gathered,
                     glv: r.glv,
-                    plan: self.class_planner(r.bits).plan(r.points, workers),
+                    plan: self.group_planner(r.bits, r.exact).plan(r.points, workers),
                 });
                 start = i + 1;
             }
@@ -478,6 +484,29 @@ impl Planner {
             self.clone()
         } else {
             self.for_bits(bits)
+        }
+    }
+
+    /// Whether a GLV run of `points` points (two per full-size scalar) keeps its points and
+    /// digits within the `workers` workers' shares of the last-level cache
+    /// ([`PlanOptions::glv_cache`]; always where that is unknown).
+    pub fn glv_fits(&self, points: usize, workers: usize) -> bool {
+        const DIGIT_BYTES: u64 = 16;
+        match self.options().glv_cache {
+            Some(share) => {
+                let bytes = points as u64 * (2 * self.sizes().coordinate + DIGIT_BYTES);
+                bytes <= share.saturating_mul(workers as u64)
+            }
+            None => true,
+        }
+    }
+
+    /// The planner of a run of `bits` bits, its windows cut for the GLV halves' bound where
+    /// `exact`.
+    fn group_planner(&self, bits: u32, exact: bool) -> Planner {
+        match (exact, self.options().glv_max) {
+            (true, Some(max)) => self.for_max(bits, &max),
+            _ => self.class_planner(bits),
         }
     }
 

@@ -329,6 +329,44 @@ macro_rules! class_tests {
 
 for_each_group!(class_tests);
 
+/// GLV halves get windows cut for their bound (8 of 16 bits on BN254 and BLS12-381), and the
+/// planner offers GLV only while the halves fit the workers' cache shares: at 2^18 on 2
+/// workers they do not in 16 MiB shares, at 2^12 they do; forced, the cache does not matter.
+fn glv_windows_follow_the_halves_bound_and_the_cache() {
+    use multiexp::unstable::PlanOptions;
+    fn check<P: SWCurveConfig>(name: &str) {
+        let spec = multiexp::curves::spec(name).unwrap();
+        let options = |cache: Option<u64>, always: bool| PlanOptions {
+            window: Some(16),
+            glv_bits: multiexp::unstable::glv_bits::<P>(),
+            glv_max: multiexp::unstable::glv_max::<P>(),
+            glv_cache: cache,
+            glv_always: always,
+            ..PlanOptions::default()
+        };
+        let forced = common::planner(&spec, options(None, true));
+        let plan = forced.plan_classes(&ScalarStats::uniform(1 << 12), 2);
+        let g = &plan.groups()[0];
+        assert!(g.glv, "{}", plan.describe());
+        assert_eq!(g.plan.chunks(), 8, "{}", plan.describe());
+        // The bit count alone cuts as many or more (9 where it is 127).
+        let bits = forced.for_bits(g.bits).plan(1 << 13, 2);
+        assert!(bits.chunks() >= g.plan.chunks());
+        let share = 16u64 << 20;
+        let cached = common::planner(&spec, options(Some(share), false));
+        assert!(cached.glv_fits(2 << 12, 2));
+        assert!(!cached.glv_fits(2 << 18, 2));
+        assert!(cached.glv_fits(2 << 18, 2 * 8));
+        let large = cached.plan_classes(&ScalarStats::uniform(1 << 18), 2);
+        assert!(!large.uses_classes(), "{}", large.describe());
+        let forced = common::planner(&spec, options(Some(share), true));
+        let large = forced.plan_classes(&ScalarStats::uniform(1 << 18), 2);
+        assert!(large.groups().iter().any(|g| g.glv), "{}", large.describe());
+    }
+    check::<ark_bn254::g1::Config>("bn254-g1");
+    check::<ark_bls12_381::g1::Config>("bls12-381-g1");
+}
+
 /// Every benchmark distribution at a size where the planner decides by itself, for the two
 /// curves of the targets: the default run agrees with arkworks, and runs by classes exactly
 /// where the scalars are not all full-size.
@@ -397,6 +435,7 @@ fn uniform_scalars_keep_their_plan() {
 /// margin, and on curves without the endomorphism never offered.
 #[test]
 fn glv_is_priced_forced_or_off() {
+    glv_windows_follow_the_halves_bound_and_the_cache();
     type P = ark_bls12_381::g1::Config;
     let with = |glv| Config {
         glv,
@@ -409,7 +448,10 @@ fn glv_is_priced_forced_or_off() {
         assert_eq!(forced.groups().len(), 1);
         let g = &forced.groups()[0];
         assert!(
-            g.glv && g.gathered && g.n == 2 * n && g.bits == 128,
+            g.glv
+                && g.gathered
+                && g.n == 2 * n
+                && Some(g.bits) == multiexp::unstable::glv_bits::<P>(),
             "{}",
             forced.describe()
         );
