@@ -384,7 +384,9 @@ impl Profile {
 
     /// The built-in profile of the portable path: `MULTIEXP_NO_IFMA=1 multiexp calibrate
     /// --curves all` on an AMD EPYC Zen 4 host (2 vCPUs, 1 MiB L2 a core, 32 MiB L3), measured
-    /// with the prefetching kernels of `bucket/prefetch.rs` (2026-12-04). The portable
+    /// with the prefetching kernels of `bucket/prefetch.rs` and the limb-level field
+    /// operations of `field.rs` (2026-12-05; those made BLS12-381's additions 17% cheaper than
+    /// the profile of 2026-12-04 priced them). The portable
     /// processors' prices relative to each other differ by CPU class more than any cache
     /// model carries (on the IFMA reference host an XYZZ task at BLS12-381 c = 16 measured
     /// 0.83x the batch-affine one; on every AMD host measured, Zen 3, 4 and 5, 1.2-1.5x), so a
