@@ -197,27 +197,25 @@ impl Planner {
     /// normalisation): the windowings, so the chunk counts, top buckets and prices, follow
     /// from that bound instead of r.
     pub fn for_bits(&self, bits: u32) -> Planner {
-        let mut class = self.clone();
-        class.class_bits = Some(bits);
-        class.class_max = None;
-        class.windowings = self
-            .windowings
-            .iter()
-            .map(|w| Windowing::for_bits(bits, w.window))
-            .collect();
-        class
+        self.for_class(bits, None)
     }
 
     /// The same planner for a class of `bits` bits whose largest scalar is `max`
     /// (little-endian limbs, below 2^bits): its windows are cut for `max`, which can need one
     /// window fewer than 2^bits − 1 (GLV halves).
     pub fn for_max(&self, bits: u32, max: &[u64]) -> Planner {
-        let mut class = self.for_bits(bits);
-        class.class_max = Some(max.to_vec());
+        self.for_class(bits, Some(max.to_vec()))
+    }
+
+    /// The planner of a class of `bits` bits, its windows cut for `max` where given.
+    fn for_class(&self, bits: u32, max: Option<Vec<u64>>) -> Planner {
+        let mut class = self.clone();
+        class.class_bits = Some(bits);
+        class.class_max = max;
         class.windowings = self
             .windowings
             .iter()
-            .map(|w| Windowing::for_max(max, w.window))
+            .map(|w| class.windowing(w.window))
             .collect();
         class
     }
