@@ -219,6 +219,16 @@ pub(crate) fn decompose_bigints_into<B: BigInteger>(
     decompose_by(scalars, |_, b| (*b, false), windowing, out)
 }
 
+/// [`decompose_bigints_into`] for signed integers (negative, |s|), each |s| below the bound
+/// `windowing` was made for: a negative one gets the digits of |s|, negated.
+pub(crate) fn decompose_signed_into<B: BigInteger>(
+    scalars: &[(bool, B)],
+    windowing: Windowing,
+    out: &mut [&mut [i16]],
+) {
+    decompose_by(scalars, |_, &(negative, b)| (b, negative), windowing, out)
+}
+
 /// The digit loop over scalars whose limbs `limbs_of(i, s)` gives, with whether to store
 /// their digits negated. `out` starts zeroed, so a zero scalar writes nothing.
 #[inline(always)]

@@ -24,8 +24,8 @@ use rayon::ThreadPool;
 
 use crate::bucket::{convert_records, BucketSet, Processor, RecordSlice, Records, TaskShape};
 use crate::digits::{
-    decompose_bigints_into, decompose_coded_into, decompose_counting_into, decompose_into, Digits,
-    Windowing,
+    decompose_bigints_into, decompose_coded_into, decompose_counting_into, decompose_into,
+    decompose_signed_into, Digits, Windowing,
 };
 use crate::ifma::Engine;
 use crate::plan::classes::ScalarStats;
@@ -200,6 +200,19 @@ pub(crate) fn digits_of_bigints<B: BigInteger>(
 ) -> Result<Digits, Error> {
     let (digits, _) = digits_by(scalars.len(), windowing, workers, |range, out| {
         decompose_bigints_into(&scalars[range], windowing, out)
+    })?;
+    Ok(digits)
+}
+
+/// The digits of signed integers (negative, |s|) ([`decompose_signed_into`]) on `workers`
+/// workers: GLV halves, a negative half's digits negated.
+pub(crate) fn digits_of_signed<B: BigInteger>(
+    scalars: &[(bool, B)],
+    windowing: Windowing,
+    workers: usize,
+) -> Result<Digits, Error> {
+    let (digits, _) = digits_by(scalars.len(), windowing, workers, |range, out| {
+        decompose_signed_into(&scalars[range], windowing, out)
     })?;
     Ok(digits)
 }

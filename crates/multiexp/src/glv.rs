@@ -32,6 +32,8 @@ use num_bigint::{BigInt, BigUint, Sign};
 
 /// Limbs of the scalars GLV runs on (scalar fields of at most 256 bits).
 const LIMBS: usize = 4;
+/// The fewest scalars per worker of [`Glv::split_all`].
+const SPLIT_MIN: usize = 4096;
 /// Limbs of the two's-complement arithmetic of k1, k2.
 const WIDE: usize = LIMBS + 1;
 /// The rounding shift S, in bits.
@@ -96,6 +98,45 @@ impl<P: SWCurveConfig> Glv<P> {
             return *p;
         }
         Affine::new_unchecked(p.x * self.beta, p.y)
+    }
+
+    /// The 2n points [P_0 … P_(n−1), φ(P_0) … φ(P_(n−1))] that the halves of n scalars
+    /// run over ([`split_all`](Self::split_all) gives them in the same order).
+    pub(crate) fn images(&self, points: &[Affine<P>]) -> Vec<Affine<P>> {
+        let mut out = Vec::with_capacity(2 * points.len());
+        out.extend_from_slice(points);
+        out.extend(points.iter().map(|p| self.endomorphism(p)));
+        out
+    }
+
+    /// The halves of `scalars` on `workers` workers, in the order of
+    /// [`images`](Self::images): the k1 of every scalar, then every k2, each as (negative,
+    /// |kᵢ|).
+    pub(crate) fn split_all(
+        &self,
+        scalars: &[P::ScalarField],
+        workers: usize,
+    ) -> Result<Vec<Half<P::ScalarField>>, crate::Error> {
+        let n = scalars.len();
+        let mut out = vec![Half::<P::ScalarField>::default(); 2 * n];
+        let (first, second) = out.split_at_mut(n);
+        let bounds = crate::exec::even_bounds(n, workers.clamp(1, n.div_ceil(SPLIT_MIN).max(1)));
+        let mut parts = Vec::with_capacity(bounds.len());
+        let (mut a, mut b) = (first, second);
+        for w in bounds.windows(2) {
+            let (ha, ta) = std::mem::take(&mut a).split_at_mut(w[1] - w[0]);
+            let (hb, tb) = std::mem::take(&mut b).split_at_mut(w[1] - w[0]);
+            parts.push((w[0], ha, hb));
+            a = ta;
+            b = tb;
+        }
+        crate::exec::on_workers(parts, |_, (start, k1s, k2s)| {
+            let mine = scalars[start..start + k1s.len()].iter();
+            for ((s, k1), k2) in mine.zip(k1s.iter_mut()).zip(k2s.iter_mut()) {
+                (*k1, *k2) = self.split(&s.into_bigint());
+            }
+        })?;
+        Ok(out)
     }
 
     /// k1, k2 with k ≡ k1 + k2·λ (mod r), |k1|, |k2| ≤ max, for an integer k < r.

@@ -9,8 +9,7 @@
 //! budget, pricing every candidate and the plain MSM with the same cost model, and keeps the
 //! bases alone (the plain MSM) when no table beats it by the split margin. Measured
 //! (`docs/bench/precomputed.md`): 0.5–0.85 of the plain MSM at n = 4096, 0.89–0.99 from 2^16
-//! up; one known miss, XYZZ tables at c = 16 on the portable path (BLS12-381 2^18: priced
-//! faster, run 1.3× slower), the XYZZ wide-window miss of the plain model.
+//! up.
 //!
 //! Building a table costs n·(m − 1)·t doublings (in parallel, t = c·G): measured 5–41 plain
 //! MSMs of the same n, most for BN254 on IFMA, whose plain MSM is the fastest. [`PrecomputedBases::write_to`] and
@@ -20,7 +19,11 @@
 //!
 //! [`msm_many`] runs several scalar vectors over the same bases as one job on the pool: one
 //! plan, one dispatch, the IFMA records of the bases converted once, and every vector's
-//! windows scheduled together. [`PrecomputedBases::msm_many`] does the same over a table.
+//! windows scheduled together. Where the planner prices GLV below the plain job (as one
+//! [`crate::msm`] would take it: small n, halves within the cache), the job runs over the 2n
+//! points [P, φ(P)], made once, and each vector's scalars split into halves whose signs go
+//! into their digits, so every vector shares those points. [`PrecomputedBases::msm_many`]
+//! does the same over a table (without GLV: a table's multiples are of P alone).
 //!
 //! Variable time, like every MSM here: do not use it on secret scalars.
 
@@ -46,7 +49,8 @@ pub use crate::plan::planner::{TableForm, TableLayout, TablePrice, TableQuery};
 /// pool (see the module): every result equals [`crate::msm`] of that vector.
 ///
 /// Vectors of small, zero or ±1 scalars (which [`crate::msm`] runs by scalar classes) run
-/// one by one through [`crate::msm_with`]; the others share the job. A vector whose length
+/// one by one through [`crate::msm_with`]; the others share the job, under GLV where the
+/// planner prices it lower (`config.glv`). A vector whose length
 /// differs from the points' is an error, and nothing runs.
 ///
 /// ```
@@ -102,33 +106,112 @@ pub fn msm_many_with<P: SWCurveConfig>(
     }
     let jobs: Vec<&[P::ScalarField]> = shared.iter().map(|&q| batches[q]).collect();
     let price = planner.plan_many(n, jobs.len(), workers, point_bytes::<P>());
+    let sums = match glv_many::<P>(&planner, n, jobs.len(), workers, &price) {
+        Some((glv, glv_planner, glv_price)) => {
+            let run = |table: TableRef<'_, P>, run: &TableRun| {
+                run_jobs_glv(table, run, &glv, &jobs, workers)
+            };
+            run_shared(
+                config,
+                &glv_planner,
+                &glv_price,
+                &glv.images(points),
+                jobs.len(),
+                run,
+            )?
+        }
+        None => {
+            let run = |table: TableRef<'_, P>, run: &TableRun| run_jobs(table, run, &jobs, workers);
+            run_shared(config, &planner, &price, points, jobs.len(), run)?
+        }
+    };
+    for (q, sum) in shared.into_iter().zip(sums) {
+        out[q] = sum;
+    }
+    Ok(out)
+}
+
+/// The shared job of [`msm_many_with`] as `price` plans it, over `points` (records converted
+/// once where its form asks for them): `run` gets the table and the run.
+fn run_shared<P: SWCurveConfig>(
+    config: &Config,
+    planner: &Planner,
+    price: &TablePrice,
+    points: &[Affine<P>],
+    jobs: usize,
+    run: impl FnOnce(TableRef<'_, P>, &TableRun) -> Result<Vec<Projective<P>>, Error>,
+) -> Result<Vec<Projective<P>>, Error> {
+    let workers = config.workers()?;
     let engine = config.ifma.engine();
+    let windowing = planner.windowing(price.layout.window);
+    let digit_bytes = 2 * (points.len() as u64) * windowing.chunks as u64 * jobs as u64;
+    let record_bytes = match price.form {
+        TableForm::Records => planner.record_bytes() * points.len() as u64,
+        TableForm::Points => 0,
+    };
+    check_memory("these MSMs (digits, records)", digit_bytes + record_bytes)?;
     let records = match price.form {
         TableForm::Records => exec::records(points, workers, engine)?,
         TableForm::Points => None,
     };
-    let run = TableRun {
+    let table_run = TableRun {
         layout: price.layout,
-        windowing: windowing::<P>(price.layout.window),
+        windowing,
         processor: price.processor,
         top: price.top,
         parts: price.parts,
         engine: engine.filter(|_| records.is_some()),
     };
-    let digit_bytes = 2 * (n as u64) * run.windowing.chunks as u64 * jobs.len() as u64;
-    let record_bytes = records.as_ref().map_or(0, |r| 8 * r.data.len() as u64);
-    check_memory("these MSMs (digits, records)", digit_bytes + record_bytes)?;
     crate::asm::notice_once();
     let table = TableRef {
-        n,
+        n: points.len(),
         points: Some(points),
         records: records.as_ref().map(Records::slice),
     };
-    let sums = run_jobs(table, &run, &jobs, workers)?;
-    for (q, sum) in shared.into_iter().zip(sums) {
-        out[q] = sum;
+    run(table, &table_run)
+}
+
+/// The shared job of many vectors of full-size scalars under GLV, where the planner offers
+/// GLV for 2n points and its price (the run over [P, φ(P)], each vector's split, the images
+/// made once) beats `plain` by the split margin, or GLV is forced: the constants, the
+/// planner of the halves and its price.
+#[allow(clippy::type_complexity)]
+fn glv_many<P: SWCurveConfig>(
+    planner: &Planner,
+    n: usize,
+    jobs: usize,
+    workers: usize,
+    plain: &TablePrice,
+) -> Option<(std::sync::Arc<crate::glv::Glv<P>>, Planner, TablePrice)> {
+    let halves = planner.glv_planner(2 * n, workers)?;
+    let price = halves.plan_many(2 * n, jobs, workers, point_bytes::<P>());
+    let extra = jobs as f64 * planner.glv_split_cost(n, workers) + planner.gather_cost(n, workers);
+    let margin = planner.options().margin;
+    let wins = price.makespan + extra < plain.makespan * (1.0 - margin);
+    if !(wins || planner.options().glv_always) {
+        return None;
     }
-    Ok(out)
+    Some((crate::glv::of::<P>()?, halves, price))
+}
+
+/// [`run_jobs`] under GLV, over the table of the 2n points [P, φ(P)]: each job's scalar k_i
+/// splits into (±|k1|, ±|k2|), whose digits (negated for a negative half) go to P_i and
+/// φ(P_i), so every job shares the same points.
+fn run_jobs_glv<P: SWCurveConfig>(
+    table: TableRef<'_, P>,
+    run: &TableRun,
+    glv: &crate::glv::Glv<P>,
+    jobs: &[&[P::ScalarField]],
+    workers: usize,
+) -> Result<Vec<Projective<P>>, Error> {
+    let digits = jobs
+        .iter()
+        .map(|s| {
+            let halves = glv.split_all(s, workers)?;
+            exec::digits_of_signed(&halves, run.windowing, workers)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    exec::execute_table(table, run, &digits, workers)
 }
 
 /// The digits of every job, then one table run over all of them.

@@ -501,6 +501,15 @@ impl Planner {
         }
     }
 
+    /// The planner of a run of GLV halves alone (every scalar full-size, so 2 points each),
+    /// where GLV is offered and a run of `points` points fits the cache (or GLV is forced):
+    /// the one a class plan of full-size scalars prices its GLV run with.
+    pub fn glv_planner(&self, points: usize, workers: usize) -> Option<Planner> {
+        let half = self.options().glv_bits?;
+        let fits = self.glv_fits(points, workers) || self.options().glv_always;
+        fits.then(|| self.group_planner(half, self.options().glv_max.is_some()))
+    }
+
     /// The planner of a run of `bits` bits, its windows cut for the GLV halves' bound where
     /// `exact`.
     fn group_planner(&self, bits: u32, exact: bool) -> Planner {

@@ -229,7 +229,7 @@ impl Planner {
     }
 
     /// The windowing of window `c` for the scalars it plans for.
-    fn windowing(&self, c: u32) -> Windowing {
+    pub(crate) fn windowing(&self, c: u32) -> Windowing {
         match (&self.class_max, self.class_bits) {
             (Some(max), _) => Windowing::for_max(max, c),
             (None, Some(bits)) => Windowing::for_bits(bits, c),

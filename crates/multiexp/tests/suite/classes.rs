@@ -362,6 +362,11 @@ fn glv_windows_follow_the_halves_bound_and_the_cache() {
         let forced = common::planner(&spec, options(Some(share), true));
         let large = forced.plan_classes(&ScalarStats::uniform(1 << 18), 2);
         assert!(large.groups().iter().any(|g| g.glv), "{}", large.describe());
+        // msm_many prices its shared job of halves with the same planner, on the same terms.
+        let halves = cached.glv_planner(2 << 12, 2).expect("offered at 2^12");
+        assert_eq!(halves.plan(2 << 12, 2).chunks(), 8);
+        assert!(cached.glv_planner(2 << 18, 2).is_none());
+        assert!(forced.glv_planner(2 << 18, 2).is_some());
     }
     check::<ark_bn254::g1::Config>("bn254-g1");
     check::<ark_bls12_381::g1::Config>("bls12-381-g1");

@@ -9,7 +9,9 @@ use ark_ff::{AdditiveGroup, Field, PrimeField, Zero};
 use ark_serialize::CanonicalSerialize;
 use common::{arkworks, inputs, naive};
 use multiexp::precomputed::{plan_table, TableForm};
-use multiexp::{msm_many_with, ClassPolicy, Config, Error, Ifma, PrecomputedBases, SplitPolicy};
+use multiexp::{
+    msm_many_with, ClassPolicy, Config, Error, GlvPolicy, Ifma, PrecomputedBases, SplitPolicy,
+};
 
 fn config(threads: usize, split: SplitPolicy) -> Config {
     Config {
@@ -157,12 +159,20 @@ fn many_match_single<P: SWCurveConfig>() {
     let expected: Vec<Projective<P>> = batches.iter().map(|s| arkworks(&points, s)).collect();
     for threads in [1, 2, 5] {
         for classes in [ClassPolicy::Auto, ClassPolicy::Off] {
-            let cfg = Config {
-                classes,
-                ..config(threads, SplitPolicy::Auto)
-            };
-            let got = msm_many_with(&points, &batches, &cfg).unwrap();
-            assert_eq!(got, expected, "plain bases, {threads} threads, {classes:?}");
+            // GLV forced (on the curves that have it) runs every shared vector, r − 1,
+            // (r − 1)/2, 0, ±1 and the small ones included (classes off), as halves.
+            for glv in [GlvPolicy::Auto, GlvPolicy::Always, GlvPolicy::Off] {
+                let cfg = Config {
+                    classes,
+                    glv,
+                    ..config(threads, SplitPolicy::Auto)
+                };
+                let got = msm_many_with(&points, &batches, &cfg).unwrap();
+                assert_eq!(
+                    got, expected,
+                    "plain bases, {threads} threads, {classes:?}, {glv:?}"
+                );
+            }
         }
         let table = PrecomputedBases::with_layout(
             &points,
