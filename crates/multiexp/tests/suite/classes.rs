@@ -184,6 +184,23 @@ pub fn plain_sums_match_naive<P: SWCurveConfig>() {
             assert_eq!(got.unwrap(), want, "len {len}, {threads} threads");
         }
     }
+    // Enough ±1 scalars for two and three workers, each taking code ranges in turn, zeros
+    // between them and a repeated point among them.
+    let n = 1500;
+    let mut many = points::<P>(n, 13);
+    many[700] = many[100];
+    let pm: Vec<P::ScalarField> = (0..n)
+        .map(|i| match i % 3 {
+            0 => P::ScalarField::zero(),
+            1 => P::ScalarField::one(),
+            _ => -P::ScalarField::one(),
+        })
+        .collect();
+    let want = arkworks(&many, &pm);
+    for threads in [2, 3] {
+        let got = msm_with(&many, &pm, &cfg(threads, ClassPolicy::Always)).unwrap();
+        assert_eq!(got, want, "{n} points, {threads} threads");
+    }
     // One point many times: every pair a doubling.
     let same = vec![pts[0]; 37];
     let ones = vec![P::ScalarField::one(); 37];
