@@ -10,8 +10,6 @@
 //! byte each. Uniform-looking scalars skip the pass: the one-MSM digit pass counts their
 //! classes on the way (`exec::digits_counting`).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::AffineRepr;
 use ark_ff::{BigInteger, PrimeField, Zero};
@@ -316,44 +314,30 @@ fn run_group<P: SWCurveConfig>(
     Ok(execute(plan, &pts, &digits, false)?.0)
 }
 
-/// Σ ±P over the ±1 class on `workers` workers, each streaming the ±1 scalars of the code
-/// ranges it takes into its own [`Accumulators`]: on IFMA records where `engine` runs `P`,
-/// else in arkworks coordinates. The ranges are taken in turn (a shared counter), not
-/// dealt out ahead: a worker woken from sleep can start hundreds of microseconds late on a
-/// shared VM (measured: a rayon thread idle for a millisecond took 0.02–3 ms to run on a
-/// 2-vCPU KVM guest), and a sum of a few thousand points takes about that long, so a late
-/// worker takes fewer ranges (or none) instead of holding up a fixed half.
+/// Σ ±P over the ±1 class on `workers` workers, each streaming its share of the codes into
+/// [`Accumulators`]: on IFMA records where `engine` runs `P`, else in arkworks coordinates.
 fn plain_sum<P: SWCurveConfig>(
     points: &[Affine<P>],
     classified: &Classified,
     workers: usize,
     engine: Option<Engine>,
 ) -> Result<Projective<P>, Error> {
+    // Even shares of the codes, whatever the ranges of the classification pass (which runs
+    // on one worker below a few thousand scalars, where the sum still takes two).
     let n = classified.codes.len();
-    let workers = workers.clamp(1, n.max(1));
-    let range = n.div_ceil(PLAIN_SUM_RANGES * workers).max(1);
-    let ranges = n.div_ceil(range);
-    let next = AtomicUsize::new(0);
-    let sums = on_workers(vec![(); workers], |_, ()| {
-        let taken = std::iter::from_fn(|| {
-            let r = next.fetch_add(1, Ordering::Relaxed);
-            (r < ranges).then(|| r * range..((r + 1) * range).min(n))
-        });
-        let ones = taken.flat_map(|r| {
-            let start = r.start;
-            classified.codes[r]
-                .iter()
-                .enumerate()
-                .filter(|&(_, &code)| class(code) == ONE)
-                .map(move |(i, &code)| (start + i, code & NEGATED != 0))
-        });
-        sum_selected(points, ones, engine)
+    let bounds = even_bounds(n, workers.clamp(1, n.max(1)));
+    let jobs: Vec<(usize, usize)> = bounds.windows(2).map(|s| (s[0], s[1])).collect();
+    let sums = on_workers(jobs, |_, (a, b)| {
+        let codes = &classified.codes[a..b];
+        let ones = codes
+            .iter()
+            .enumerate()
+            .filter(|&(_, &code)| class(code) == ONE)
+            .map(|(i, &code)| (i, code & NEGATED != 0));
+        sum_selected(&points[a..b], ones, engine)
     })?;
     Ok(sums.into_iter().sum())
 }
-
-/// Code ranges per worker of the plain sum, taken in turn.
-const PLAIN_SUM_RANGES: usize = 8;
 
 /// The sum of `points`.
 #[cfg(test)]
