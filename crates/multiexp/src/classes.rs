@@ -16,7 +16,9 @@ use ark_ff::{BigInteger, PrimeField, Zero};
 
 use crate::bucket::batch_affine::{AffineBackend, Exceptional, Staged};
 use crate::bucket::{convert_records, ArkworksAffine, RecordAffine};
-use crate::exec::{digits_coded, digits_of_bigints, even_bounds, execute, on_workers};
+use crate::exec::{
+    digits_coded, digits_of_bigints, even_bounds, execute, on_workers, split_ranges,
+};
 use crate::glv::Glv;
 use crate::ifma::Engine;
 use crate::plan::classes::{
@@ -192,18 +194,6 @@ pub(crate) fn classify<F: PrimeField>(scalars: &[F], workers: usize) -> Result<C
 
 /// The fewest scalars per worker of the classification pass.
 const CLASSIFY_MIN: usize = 8192;
-
-/// `v` cut at `bounds` (consecutive, from 0 to v.len()).
-fn split_ranges<'a, T>(v: &'a mut [T], bounds: &[usize]) -> Vec<&'a mut [T]> {
-    let mut out = Vec::with_capacity(bounds.len().saturating_sub(1));
-    let mut rest = v;
-    for w in bounds.windows(2) {
-        let (head, tail) = rest.split_at_mut(w[1] - w[0]);
-        out.push(head);
-        rest = tail;
-    }
-    out
-}
 
 /// Runs a class plan: the ±1 plain sum, then each size-class MSM.
 pub(crate) fn execute_classes<P: SWCurveConfig>(

@@ -164,6 +164,18 @@ pub(crate) fn even_bounds(n: usize, parts: usize) -> Vec<usize> {
     (0..=parts).map(|i| i * n / parts).collect()
 }
 
+/// `v` cut at `bounds` (consecutive, from 0 to v.len()).
+pub(crate) fn split_ranges<'a, T>(v: &'a mut [T], bounds: &[usize]) -> Vec<&'a mut [T]> {
+    let mut out = Vec::with_capacity(bounds.len().saturating_sub(1));
+    let mut rest = v;
+    for w in bounds.windows(2) {
+        let (head, tail) = rest.split_at_mut(w[1] - w[0]);
+        out.push(head);
+        rest = tail;
+    }
+    out
+}
+
 /// The signed digits of `scalars`, computed on `workers` workers.
 pub(crate) fn digits<F: PrimeField>(
     scalars: &[F],

@@ -121,15 +121,13 @@ impl<P: SWCurveConfig> Glv<P> {
         let mut out = vec![Half::<P::ScalarField>::default(); 2 * n];
         let (first, second) = out.split_at_mut(n);
         let bounds = crate::exec::even_bounds(n, workers.clamp(1, n.div_ceil(SPLIT_MIN).max(1)));
-        let mut parts = Vec::with_capacity(bounds.len());
-        let (mut a, mut b) = (first, second);
-        for w in bounds.windows(2) {
-            let (ha, ta) = std::mem::take(&mut a).split_at_mut(w[1] - w[0]);
-            let (hb, tb) = std::mem::take(&mut b).split_at_mut(w[1] - w[0]);
-            parts.push((w[0], ha, hb));
-            a = ta;
-            b = tb;
-        }
+        let parts: Vec<_> = bounds
+            .iter()
+            .copied()
+            .zip(crate::exec::split_ranges(first, &bounds))
+            .zip(crate::exec::split_ranges(second, &bounds))
+            .map(|((start, k1s), k2s)| (start, k1s, k2s))
+            .collect();
         crate::exec::on_workers(parts, |_, (start, k1s, k2s)| {
             let mine = scalars[start..start + k1s.len()].iter();
             for ((s, k1), k2) in mine.zip(k1s.iter_mut()).zip(k2s.iter_mut()) {
