@@ -8,12 +8,21 @@
 //! `BigInt` of reduced Montgomery limbs, an extension field a tuple of them); any other
 //! field type takes arkworks' operations. The same holds for the test of the point at
 //! infinity, which arkworks makes by comparing both coordinates with zero.
+//!
+//! Subtraction and conditional negation are branch-free: whether a − b borrows, and whether a
+//! bucket addition takes a point or its negation, is a coin toss on every call, so a branch
+//! there is mispredicted half the time. The masks pass through [`opaque`], without which LLVM
+//! turns the masked addition of the modulus back into a branch (seen in the BN254 kernel).
 
 use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
 use ark_ec::AffineRepr;
 use ark_ff::{BigInteger, Field, PrimeField};
 use std::any::TypeId;
 use std::mem::{align_of, size_of};
+
+/// The most limbs a base prime field may have for the limb operations here (BW6-761's has
+/// 12); a larger one takes arkworks' operations.
+const MAX_LIMBS: usize = 16;
 
 /// The u64 words of `F` and of one base-prime-field element, where `F` is exactly those
 /// limbs (its size is the limbs', so it holds nothing else and no padding).
@@ -24,7 +33,8 @@ fn words<F: Field>() -> Option<(usize, usize)> {
     let exact = size_of::<F>() == 8 * n
         && size_of::<F::BasePrimeField>() == 8 * limbs
         && align_of::<F>() == align_of::<u64>()
-        && limbs == <F::BasePrimeField as PrimeField>::BigInt::NUM_LIMBS;
+        && limbs == <F::BasePrimeField as PrimeField>::BigInt::NUM_LIMBS
+        && limbs <= MAX_LIMBS;
     exact.then_some((n, limbs))
 }
 
@@ -39,6 +49,26 @@ pub(crate) fn is_zero<F: Field>(f: &F) -> bool {
             w.iter().fold(0, |acc, &x| acc | x) == 0
         }
         None => f.is_zero(),
+    }
+}
+
+/// `x`, hidden from the optimiser: it cannot know which values a mask made from it takes,
+/// so arithmetic under the mask stays branch-free (an empty assembly block on x86-64 and
+/// aarch64, no instruction; `black_box` elsewhere).
+#[inline(always)]
+fn opaque(x: u64) -> u64 {
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    {
+        let mut x = x;
+        // SAFETY: an empty assembly block: it reads and writes one register and nothing else.
+        unsafe {
+            std::arch::asm!("/* {0} */", inout(reg) x, options(pure, nomem, nostack, preserves_flags));
+        }
+        x
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        std::hint::black_box(x)
     }
 }
 
@@ -73,13 +103,95 @@ pub(crate) fn sub<F: Field>(a: &F, b: &F) -> F {
             o[i] = d;
             borrow = b1 | b2;
         }
-        let mask = 0u64.wrapping_sub(borrow as u64);
+        let mask = opaque(0u64.wrapping_sub(borrow as u64));
         let mut carry = false;
         for i in 0..limbs {
             let (s, c1) = o[i].overflowing_add(m[i] & mask);
             let (s, c2) = s.overflowing_add(carry as u64);
             o[i] = s;
             carry = c1 | c2;
+        }
+    }
+    out
+}
+
+/// a + b: per base-prime-field element, the limbs added and the modulus taken off where
+/// the sum reaches it (branch-free), so reduced inputs give a reduced result.
+#[inline(always)]
+pub(crate) fn add<F: Field>(a: &F, b: &F) -> F {
+    let Some((n, limbs)) = words::<F>() else {
+        return *a + *b;
+    };
+    let modulus = <F::BasePrimeField as PrimeField>::MODULUS;
+    let m = modulus.as_ref();
+    let mut out = *a;
+    // SAFETY: as in `sub`.
+    let (x, y, o) = unsafe {
+        (
+            std::slice::from_raw_parts(a as *const F as *const u64, n),
+            std::slice::from_raw_parts(b as *const F as *const u64, n),
+            std::slice::from_raw_parts_mut(&mut out as *mut F as *mut u64, n),
+        )
+    };
+    for ((x, y), o) in x
+        .chunks_exact(limbs)
+        .zip(y.chunks_exact(limbs))
+        .zip(o.chunks_exact_mut(limbs))
+    {
+        // s = x + y (with a carry out where the modulus has no spare bit), t = s − m.
+        let mut carry = false;
+        for i in 0..limbs {
+            let (s, c1) = x[i].overflowing_add(y[i]);
+            let (s, c2) = s.overflowing_add(carry as u64);
+            o[i] = s;
+            carry = c1 | c2;
+        }
+        let mut t = [0u64; MAX_LIMBS];
+        let mut borrow = false;
+        for i in 0..limbs {
+            let (d, b1) = o[i].overflowing_sub(m[i]);
+            let (d, b2) = d.overflowing_sub(borrow as u64);
+            t[i] = d;
+            borrow = b1 | b2;
+        }
+        // s ≥ m (a carry out, or no borrow): t; else s.
+        let mask = opaque(0u64.wrapping_sub((carry | !borrow) as u64));
+        for i in 0..limbs {
+            o[i] = (t[i] & mask) | (o[i] & !mask);
+        }
+    }
+    out
+}
+
+/// −a where `negate`, else a, branch-free: per base-prime-field element, the modulus minus
+/// the limbs, taken under a mask that is set where `negate` holds and the element is not
+/// zero (zero is its own negation).
+#[inline(always)]
+pub(crate) fn neg_if<F: Field>(a: &F, negate: bool) -> F {
+    let Some((n, limbs)) = words::<F>() else {
+        return if negate { -*a } else { *a };
+    };
+    let modulus = <F::BasePrimeField as PrimeField>::MODULUS;
+    let m = modulus.as_ref();
+    let mut out = *a;
+    // SAFETY: as in `sub`: `F` is exactly `n` u64 words; `out`'s words are overwritten with
+    // another reduced element's.
+    let (x, o) = unsafe {
+        (
+            std::slice::from_raw_parts(a as *const F as *const u64, n),
+            std::slice::from_raw_parts_mut(&mut out as *mut F as *mut u64, n),
+        )
+    };
+    for (x, o) in x.chunks_exact(limbs).zip(o.chunks_exact_mut(limbs)) {
+        let nonzero = x.iter().fold(0, |acc, &w| acc | w) != 0;
+        let mask = opaque(0u64.wrapping_sub((negate & nonzero) as u64));
+        let mut borrow = false;
+        for i in 0..limbs {
+            // m − x: no borrow out, as x < m.
+            let (d, b1) = m[i].overflowing_sub(x[i]);
+            let (d, b2) = d.overflowing_sub(borrow as u64);
+            borrow = b1 | b2;
+            o[i] = (d & mask) | (x[i] & !mask);
         }
     }
     out
@@ -110,8 +222,12 @@ mod tests {
         values.extend((0..50).map(|_| F::rand(&mut rng)));
         for a in &values {
             assert_eq!(is_zero(a), a.is_zero());
+            assert_eq!(neg_if(a, true), -*a);
+            assert_eq!(add(a, a), a.double());
+            assert_eq!(neg_if(a, false), *a);
             for b in &values {
                 assert_eq!(sub(a, b), *a - *b);
+                assert_eq!(add(a, b), *a + *b);
             }
         }
     }

@@ -94,7 +94,10 @@ impl<P: SWCurveConfig> Xyzz<P> {
         let pp = p.square();
         let ppp = p * pp;
         let q = self.x * pp;
-        let x3 = crate::field::sub(&crate::field::sub(&r.square(), &ppp), &q.double());
+        let x3 = crate::field::sub(
+            &crate::field::sub(&r.square(), &ppp),
+            &crate::field::add(&q, &q),
+        );
         self.y = crate::field::sub(&(r * crate::field::sub(&q, &x3)), &(self.y * ppp));
         self.x = x3;
         self.zz *= pp;
@@ -185,9 +188,9 @@ impl<P: SWCurveConfig> Xyzz<P> {
         let u2 = other.x * self.zz;
         let s1 = self.y * other.zzz;
         let s2 = other.y * self.zzz;
-        let p = u2 - u1;
-        let r = s2 - s1;
-        if p.is_zero() {
+        let p = crate::field::sub(&u2, &u1);
+        let r = crate::field::sub(&s2, &s1);
+        if crate::field::is_zero(&p) {
             if r.is_zero() {
                 self.double_in_place();
             } else {
@@ -198,8 +201,11 @@ impl<P: SWCurveConfig> Xyzz<P> {
         let pp = p.square();
         let ppp = p * pp;
         let q = u1 * pp;
-        let x3 = r.square() - ppp - q.double();
-        self.y = r * (q - x3) - s1 * ppp;
+        let x3 = crate::field::sub(
+            &crate::field::sub(&r.square(), &ppp),
+            &crate::field::add(&q, &q),
+        );
+        self.y = crate::field::sub(&(r * crate::field::sub(&q, &x3)), &(s1 * ppp));
         self.x = x3;
         self.zz = self.zz * other.zz * pp;
         self.zzz = self.zzz * other.zzz * ppp;

@@ -91,12 +91,8 @@ impl<P: SWCurveConfig> ArkworksAffine<P> {
             let (x, y) = src(e.src as usize);
             let b = &mut dst[e.dst as usize];
             let [xa, ya] = *b;
-            // (y − ya) for the point, (−y − ya) = −(y + ya) for its negation.
-            let dy = if e.negate {
-                field::sub(&field::sub(&P::BaseField::zero(), &y), &ya)
-            } else {
-                field::sub(&y, &ya)
-            };
+            // (y − ya) for the point, (−y − ya) for its negation.
+            let dy = field::sub(&field::neg_if(&y, e.negate), &ya);
             let lambda = dy * d_inv;
             let x3 = field::sub(&field::sub(&lambda.square(), &xa), &x);
             *b = [x3, field::sub(&(lambda * field::sub(&xa, &x3)), &ya)];
@@ -124,7 +120,7 @@ impl<P: SWCurveConfig> AffineBackend<P> for ArkworksAffine<P> {
     #[inline(always)]
     fn load(&self, array: &mut Self::Array, b: usize, input: &[Affine<P>], i: usize, negate: bool) {
         let p = &input[i];
-        array[b] = [p.x, if negate { -p.y } else { p.y }];
+        array[b] = [p.x, field::neg_if(&p.y, negate)];
     }
 
     #[inline(always)]
