@@ -566,15 +566,22 @@ mod tests {
         };
         // A few points (sparse: the touched walk), P and -P into one bucket (emptied and
         // filled again), the top and bottom buckets, then a dense task on the same set.
+        // The top bucket's digit, −2^15, is i16::MIN: it is its own wrapping negation, and the
+        // digit arithmetic below wraps as i16 does (debug builds check for overflow).
         let top = buckets as i16;
+        assert_eq!(top, i16::MIN);
         let cases: Vec<(usize, Vec<i16>)> = vec![
             (1, vec![top]),
             (4, vec![1, -1, 5, top]),
-            (5, vec![7, -7, 7, 0, -top]),
+            (5, vec![7, -7, 7, 0, top.wrapping_neg()]),
             (
                 3000,
                 (0..3000)
-                    .map(|i| ((i * 7919) % (2 * buckets)) as i16 - top + 1)
+                    .map(|i| {
+                        (((i * 7919) % (2 * buckets)) as i16)
+                            .wrapping_sub(top)
+                            .wrapping_add(1)
+                    })
                     .collect(),
             ),
             (6, vec![3, 3, -2, 1, 0, 2]),
