@@ -72,20 +72,18 @@ fn opaque(x: u64) -> u64 {
     }
 }
 
-/// `f(x, y, o, m)` on each base-prime-field element: its limbs in `a` and `b`, the result's
-/// (which start as `a`'s) and the modulus'. Callers have checked `F` with [`words`].
+/// a − b: per base-prime-field element, the limbs subtracted and the modulus added back
+/// where they borrowed (branch-free), so reduced inputs give a reduced result.
 #[inline(always)]
-fn per_element<F: Field>(
-    a: &F,
-    b: &F,
-    (n, limbs): (usize, usize),
-    f: impl Fn(&[u64], &[u64], &mut [u64], &[u64]),
-) -> F {
+pub(crate) fn sub<F: Field>(a: &F, b: &F) -> F {
+    let Some((n, limbs)) = words::<F>() else {
+        return *a - *b;
+    };
     let modulus = <F::BasePrimeField as PrimeField>::MODULUS;
     let m = modulus.as_ref();
     let mut out = *a;
     // SAFETY: `F` is exactly `n` u64 words (checked by `words`); `out` is a copy of a valid
-    // element whose words `f` overwrites with another reduced element's.
+    // element whose words are overwritten with another reduced element's.
     let (x, y, o) = unsafe {
         (
             std::slice::from_raw_parts(a as *const F as *const u64, n),
@@ -98,21 +96,8 @@ fn per_element<F: Field>(
         .zip(y.chunks_exact(limbs))
         .zip(o.chunks_exact_mut(limbs))
     {
-        f(x, y, o, m);
-    }
-    out
-}
-
-/// a − b: per base-prime-field element, the limbs subtracted and the modulus added back
-/// where they borrowed (branch-free), so reduced inputs give a reduced result.
-#[inline(always)]
-pub(crate) fn sub<F: Field>(a: &F, b: &F) -> F {
-    let Some(shape) = words::<F>() else {
-        return *a - *b;
-    };
-    per_element(a, b, shape, |x, y, o, m| {
         let mut borrow = false;
-        for i in 0..x.len() {
+        for i in 0..limbs {
             let (d, b1) = x[i].overflowing_sub(y[i]);
             let (d, b2) = d.overflowing_sub(borrow as u64);
             o[i] = d;
@@ -120,26 +105,42 @@ pub(crate) fn sub<F: Field>(a: &F, b: &F) -> F {
         }
         let mask = opaque(0u64.wrapping_sub(borrow as u64));
         let mut carry = false;
-        for i in 0..x.len() {
+        for i in 0..limbs {
             let (s, c1) = o[i].overflowing_add(m[i] & mask);
             let (s, c2) = s.overflowing_add(carry as u64);
             o[i] = s;
             carry = c1 | c2;
         }
-    })
+    }
+    out
 }
 
 /// a + b: per base-prime-field element, the limbs added and the modulus taken off where
 /// the sum reaches it (branch-free), so reduced inputs give a reduced result.
 #[inline(always)]
 pub(crate) fn add<F: Field>(a: &F, b: &F) -> F {
-    let Some(shape) = words::<F>() else {
+    let Some((n, limbs)) = words::<F>() else {
         return *a + *b;
     };
-    per_element(a, b, shape, |x, y, o, m| {
+    let modulus = <F::BasePrimeField as PrimeField>::MODULUS;
+    let m = modulus.as_ref();
+    let mut out = *a;
+    // SAFETY: as in `sub`.
+    let (x, y, o) = unsafe {
+        (
+            std::slice::from_raw_parts(a as *const F as *const u64, n),
+            std::slice::from_raw_parts(b as *const F as *const u64, n),
+            std::slice::from_raw_parts_mut(&mut out as *mut F as *mut u64, n),
+        )
+    };
+    for ((x, y), o) in x
+        .chunks_exact(limbs)
+        .zip(y.chunks_exact(limbs))
+        .zip(o.chunks_exact_mut(limbs))
+    {
         // s = x + y (with a carry out where the modulus has no spare bit), t = s − m.
         let mut carry = false;
-        for i in 0..x.len() {
+        for i in 0..limbs {
             let (s, c1) = x[i].overflowing_add(y[i]);
             let (s, c2) = s.overflowing_add(carry as u64);
             o[i] = s;
@@ -147,7 +148,7 @@ pub(crate) fn add<F: Field>(a: &F, b: &F) -> F {
         }
         let mut t = [0u64; MAX_LIMBS];
         let mut borrow = false;
-        for i in 0..x.len() {
+        for i in 0..limbs {
             let (d, b1) = o[i].overflowing_sub(m[i]);
             let (d, b2) = d.overflowing_sub(borrow as u64);
             t[i] = d;
@@ -155,10 +156,11 @@ pub(crate) fn add<F: Field>(a: &F, b: &F) -> F {
         }
         // s ≥ m (a carry out, or no borrow): t; else s.
         let mask = opaque(0u64.wrapping_sub((carry | !borrow) as u64));
-        for i in 0..x.len() {
+        for i in 0..limbs {
             o[i] = (t[i] & mask) | (o[i] & !mask);
         }
-    })
+    }
+    out
 }
 
 /// −a where `negate`, else a, branch-free: per base-prime-field element, the modulus minus
@@ -166,21 +168,33 @@ pub(crate) fn add<F: Field>(a: &F, b: &F) -> F {
 /// zero (zero is its own negation).
 #[inline(always)]
 pub(crate) fn neg_if<F: Field>(a: &F, negate: bool) -> F {
-    let Some(shape) = words::<F>() else {
+    let Some((n, limbs)) = words::<F>() else {
         return if negate { -*a } else { *a };
     };
-    per_element(a, a, shape, |x, _, o, m| {
+    let modulus = <F::BasePrimeField as PrimeField>::MODULUS;
+    let m = modulus.as_ref();
+    let mut out = *a;
+    // SAFETY: as in `sub`: `F` is exactly `n` u64 words; `out`'s words are overwritten with
+    // another reduced element's.
+    let (x, o) = unsafe {
+        (
+            std::slice::from_raw_parts(a as *const F as *const u64, n),
+            std::slice::from_raw_parts_mut(&mut out as *mut F as *mut u64, n),
+        )
+    };
+    for (x, o) in x.chunks_exact(limbs).zip(o.chunks_exact_mut(limbs)) {
         let nonzero = x.iter().fold(0, |acc, &w| acc | w) != 0;
         let mask = opaque(0u64.wrapping_sub((negate & nonzero) as u64));
         let mut borrow = false;
-        for i in 0..x.len() {
+        for i in 0..limbs {
             // m − x: no borrow out, as x < m.
             let (d, b1) = m[i].overflowing_sub(x[i]);
             let (d, b2) = d.overflowing_sub(borrow as u64);
             borrow = b1 | b2;
             o[i] = (d & mask) | (x[i] & !mask);
         }
-    })
+    }
+    out
 }
 
 /// Whether `p` is the point at infinity, as arkworks' `is_zero` says, with [`is_zero`] on
