@@ -108,6 +108,12 @@ pub fn msm_many_with<P: SWCurveConfig>(
     let price = planner.plan_many(n, jobs.len(), workers, point_bytes::<P>());
     let sums = match glv_many::<P>(&planner, n, jobs.len(), workers, &price) {
         Some((glv, glv_planner, glv_price)) => {
+            // The images and one vector's halves exist beside what the shared job holds.
+            let held = shared_bytes(&glv_planner, &glv_price, 2 * n, jobs.len());
+            check_memory(
+                "these MSMs under GLV (the points' images, digits, records)",
+                glv_bytes::<P>(n).saturating_add(held),
+            )?;
             let run = |table: TableRef<'_, P>, run: &TableRun| {
                 run_jobs_glv(table, run, &glv, &jobs, workers)
             };
@@ -144,12 +150,10 @@ fn run_shared<P: SWCurveConfig>(
     let workers = config.workers()?;
     let engine = config.ifma.engine();
     let windowing = planner.windowing(price.layout.window);
-    let digit_bytes = 2 * (points.len() as u64) * windowing.chunks as u64 * jobs as u64;
-    let record_bytes = match price.form {
-        TableForm::Records => planner.record_bytes() * points.len() as u64,
-        TableForm::Points => 0,
-    };
-    check_memory("these MSMs (digits, records)", digit_bytes + record_bytes)?;
+    check_memory(
+        "these MSMs (digits, records)",
+        shared_bytes(planner, price, points.len(), jobs),
+    )?;
     let records = match price.form {
         TableForm::Records => exec::records(points, workers, engine)?,
         TableForm::Points => None,
@@ -169,6 +173,28 @@ fn run_shared<P: SWCurveConfig>(
         records: records.as_ref().map(Records::slice),
     };
     run(table, &table_run)
+}
+
+/// The bytes the shared job of `jobs` vectors over `points` points holds beyond them, as
+/// `price` plans it: every vector's digits (2 bytes a digit) and, for a table of records, the
+/// points' records.
+fn shared_bytes(planner: &Planner, price: &TablePrice, points: usize, jobs: usize) -> u64 {
+    let chunks = planner.windowing(price.layout.window).chunks as u64;
+    let digit_bytes = (points as u64)
+        .saturating_mul(2 * chunks)
+        .saturating_mul(jobs as u64);
+    let record_bytes = match price.form {
+        TableForm::Records => planner.record_bytes().saturating_mul(points as u64),
+        TableForm::Points => 0,
+    };
+    digit_bytes.saturating_add(record_bytes)
+}
+
+/// The bytes the GLV form of the shared job adds for `n` bases: the 2n points [P, φ(P)] and
+/// one vector's 2n halves (each vector's are turned into digits before the next is split).
+fn glv_bytes<P: SWCurveConfig>(n: usize) -> u64 {
+    let half = std::mem::size_of::<crate::glv::Half<P::ScalarField>>() as u64;
+    (n as u64).saturating_mul(2 * (point_bytes::<P>() + half))
 }
 
 /// The shared job of many vectors of full-size scalars under GLV, where the planner offers
@@ -1057,4 +1083,33 @@ fn check_multiples<P: SWCurveConfig>(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ark_bn254::g1::Config as G1;
+
+    #[test]
+    fn the_shared_job_counts_digits_records_and_glv_images() {
+        let n = 1 << 12;
+        let planner = table_planner::<G1>(&Config::default(), None).unwrap();
+        let price = planner.plan_many(n, 8, 2, point_bytes::<G1>());
+        let chunks = planner.windowing(price.layout.window).chunks as u64;
+        let records = match price.form {
+            TableForm::Records => planner.record_bytes() * n as u64,
+            TableForm::Points => 0,
+        };
+        assert_eq!(
+            shared_bytes(&planner, &price, n, 8),
+            2 * n as u64 * chunks * 8 + records
+        );
+        // [P, φ(P)] and one vector's halves: 2n points and 2n (sign, 256-bit magnitude).
+        let each = std::mem::size_of::<Affine<G1>>() as u64 + 40;
+        assert_eq!(glv_bytes::<G1>(n), 2 * n as u64 * each);
+        assert_eq!(
+            shared_bytes(&planner, &price, usize::MAX, usize::MAX),
+            u64::MAX
+        );
+    }
 }
