@@ -185,12 +185,13 @@ pub fn plan_json(p: &Plan) -> Value {
 const TABLE_ROWS: usize = 80;
 
 /// What the table's terms mean, printed under it.
-pub const LEGEND: [&str; 8] = [
+pub const LEGEND: [&str; 9] = [
     "legend: * marks the chosen candidate.",
     "  c         window: each scalar is cut into digits of c bits, 2^(c-1) buckets per chunk",
     "  K         chunks: one per digit position; each is one task unless split",
     "  split     none: K tasks | whole k: every chunk cut into k point ranges (K·k tasks, only",
-    "            when K < P) | tail r x k: the r chunks of the partial last wave cut into k",
+    "            while cores would idle: K < P, or the K chunks carry < P chunks' work) |",
+    "            tail r x k: the r chunks of the partial last wave cut into k parts",
     "  work      modeled CPU time over all workers, ms (a split always adds some)",
     "  makespan  modeled wall time on P workers, ms: the executor's LPT schedule plus digits,",
     "            records, merges and Horner; ratio = makespan / the chosen one's",

@@ -5,7 +5,7 @@
 //! the same inputs, against its alternatives:
 //! - every window c in c* - span ..= c* + span (span 3 by default) around the chosen c*, each
 //!   with the processors the planner picks for it, unsplit and with every split the planner
-//!   prices at that window (tail balancing; whole splits where K < P);
+//!   prices at that window (tail balancing; whole splits where cores would idle);
 //! - at c*, a whole split into two parts and each processor forced on every chunk.
 //!
 //! Windows further away are not timed: the time of an MSM is unimodal in c (per-point work

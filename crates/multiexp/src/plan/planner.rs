@@ -4,9 +4,13 @@
 //! exact LPT makespan, and picks the fastest:
 //!
 //! - **unsplit**: every chunk is one task; K = chunks(c) tasks.
-//! - **whole split** into k parts (every chunk cut into k point ranges): only when K < P, for
-//!   k = 2..=ceil(P/K), because with K ≥ P every core already has a chunk and a split only
-//!   adds bucket reductions and merges.
+//! - **whole split** into k parts (every chunk cut into k point ranges): for k = 2..=ceil(P/K)
+//!   when K < P; and for every further k ≤ ceil(P/K_eff) while the unsplit tasks leave the
+//!   cores idle by more than the margin, where K_eff = Σ t / t_0 counts the full chunks'
+//!   worth of work ([`Planner::chunk_load`]; t_0: chunk 0, a full digit; with small scalars
+//!   the top chunks hold only carries).
+//!   With K_eff ≥ P every core already has a chunk's work and a split only adds bucket
+//!   reductions and merges, so none is weighed.
 //! - **tail balancing**: when K > P and the last wave is partial (r = K mod P chunks), only
 //!   those r chunks are cut, into k = 2..=ceil(P/r) parts, so the idle cores of that wave
 //!   get work.
@@ -491,13 +495,23 @@ impl Planner {
                 let gain = 1.0 - s.makespan / unsplit.makespan;
                 let chunks = s.windowing.chunks;
                 let why = match s.split {
-                    SplitKind::Whole(k) => format!(
+                    SplitKind::Whole(k) if chunks < workers => format!(
                         "c={} gives K={} chunks < P={} workers, so {} cores would idle; \
                          a whole split into k={} parts fills them",
                         s.windowing.window,
                         chunks,
                         workers,
                         workers - chunks,
+                        k
+                    ),
+                    SplitKind::Whole(k) => format!(
+                        "c={} gives K={} chunks on P={} workers, but they carry the work of \
+                         {:.2} full chunks (small scalars: the top chunks hold carries), so \
+                         cores would idle; a whole split into k={} parts fills them",
+                        s.windowing.window,
+                        chunks,
+                        workers,
+                        self.chunk_load(s.windowing.window, n),
                         k
                     ),
                     SplitKind::Tail { chunks: r, parts } => format!(
@@ -523,7 +537,7 @@ impl Planner {
                 };
                 format!(
                     "no split: {}; the best split ({}) {verdict}, below the margin {margin:.1}%",
-                    unsplit_why(unsplit, workers),
+                    self.unsplit_why(unsplit, n, workers),
                     describe(&s),
                 )
             }
@@ -531,9 +545,56 @@ impl Planner {
                 SplitPolicy::Never => "no split: split policy is never".to_string(),
                 _ => format!(
                     "no split: {}; no split candidate applies",
-                    unsplit_why(unsplit, workers)
+                    self.unsplit_why(unsplit, n, workers)
                 ),
             },
+        }
+    }
+
+    /// Σ t / t_0 over the unsplit tasks of window `window` for `n` points (t_0: chunk 0, a
+    /// full digit): how many full chunks of work its K chunks carry. About K for full
+    /// scalars; less when the top chunks of small scalars hold little more than carries.
+    pub fn chunk_load(&self, window: u32, n: usize) -> f64 {
+        let w = &self.windowing(window);
+        let top = w.chunks - 1;
+        let last = self.task_priced(w, top, n, 1, &mut Blind).1;
+        if top == 0 {
+            return 1.0;
+        }
+        let regular = self.task_priced(w, 0, n, 1, &mut Blind).1;
+        if regular > 0.0 {
+            (regular * top as f64 + last) / regular
+        } else {
+            w.chunks as f64
+        }
+    }
+
+    fn unsplit_why(&self, c: &Candidate, n: usize, workers: usize) -> String {
+        let (window, k) = (c.windowing.window, c.windowing.chunks);
+        let load = self.chunk_load(window, n);
+        if k >= workers && load < (1.0 - self.options.margin) * workers as f64 {
+            format!(
+                "c={window} gives K={k} chunks on P={workers} workers, but they carry the work \
+                 of {load:.2} full chunks; splitting costs more than the idle cores it fills"
+            )
+        } else if k >= workers {
+            if k.is_multiple_of(workers) {
+                format!(
+                    "c={window} gives K={k} chunks ≥ P={workers} workers in full waves, so every \
+                     core is busy and a split would only add bucket reductions"
+                )
+            } else {
+                format!(
+                    "c={window} gives K={k} chunks ≥ P={workers} workers, so a whole split cannot \
+                     fill idle cores (only the last wave of {} chunks could be balanced)",
+                    k % workers
+                )
+            }
+        } else {
+            format!(
+                "c={window} gives K={k} chunks < P={workers} workers, but splitting costs more than \
+                 the idle cores it fills"
+            )
         }
     }
 }
@@ -543,29 +604,6 @@ fn uses_ifma(chunks: &[ChunkLayout]) -> bool {
     chunks
         .iter()
         .any(|c| c.processor == Processor::BatchAffineIfma)
-}
-
-fn unsplit_why(c: &Candidate, workers: usize) -> String {
-    let (window, k) = (c.windowing.window, c.windowing.chunks);
-    if k >= workers {
-        if k.is_multiple_of(workers) {
-            format!(
-                "c={window} gives K={k} chunks ≥ P={workers} workers in full waves, so every \
-                 core is busy and a split would only add bucket reductions"
-            )
-        } else {
-            format!(
-                "c={window} gives K={k} chunks ≥ P={workers} workers, so a whole split cannot \
-                 fill idle cores (only the last wave of {} chunks could be balanced)",
-                k % workers
-            )
-        }
-    } else {
-        format!(
-            "c={window} gives K={k} chunks < P={workers} workers, but splitting costs more than \
-             the idle cores it fills"
-        )
-    }
 }
 
 #[cfg(test)]

@@ -12,8 +12,13 @@
 //!
 //! Rules (DESIGN §3): per window c with K chunks on P workers,
 //! - unsplit: always a candidate;
-//! - whole split into k = 2..=ceil(P/K) parts: only when K < P (with K ≥ P every core already
-//!   has a chunk and a split only adds reductions and merges);
+//! - whole split into k = 2..=ceil(P/K) parts when K < P; and, while the unsplit schedule
+//!   leaves the cores idle by more than the margin, into every further k ≤ ceil(P/K_eff),
+//!   where K_eff = Σ t / t_0 counts the full chunks' worth of work (t_0: chunk 0, a full
+//!   digit; a heavier top chunk raises K_eff, so only light chunks open these splits) (with small scalars the top
+//!   chunks of a window hold only carries: K = 2 chunks at c = 16 for 16-bit scalars carry
+//!   the work of one). With K_eff ≥ P every core already has a chunk's work and a split only
+//!   adds reductions and merges, so no whole split is weighed;
 //! - tail balancing: when K > P and the last wave is partial (r = K mod P chunks), those r
 //!   chunks cut into k = 2..=ceil(P/r) parts;
 //! - `SplitPolicy::Never`: unsplit only; `SplitPolicy::Parts(k)`: every chunk in min(k, n)
@@ -76,6 +81,8 @@ struct Priced {
     /// Their time, with the dispatch of the parallel phases.
     pre_time: f64,
     tail: f64,
+    /// The LPT makespan of the tasks alone.
+    lpt: f64,
 }
 
 impl Priced {
@@ -86,6 +93,18 @@ impl Priced {
             .flat_map(|&(c, k)| std::iter::repeat_n(c, k))
             .sum::<f64>();
         self.pre_work + tasks + self.tail
+    }
+
+    /// Σ t over the tasks, and the cost of one task of chunk 0 (a full digit; the top chunk
+    /// when it is the only one).
+    fn load(&self) -> (f64, f64) {
+        let sum = self.runs.iter().map(|&(c, k)| c * k as f64).sum();
+        let regular = if self.runs[0].1 > 0 {
+            self.runs[0].0
+        } else {
+            self.runs[1].0
+        };
+        (sum, regular)
     }
 }
 
@@ -168,16 +187,28 @@ impl Planner {
                     }
                 }
                 SplitPolicy::Auto => {
-                    if k_chunks < workers {
-                        for k in 2..=workers.div_ceil(k_chunks) {
-                            if !probe.at_least(n as u64, k as u64) {
-                                break;
-                            }
-                            let s = weigh(SplitKind::Whole(k), probe);
-                            keep_best(&mut split, s, probe);
-                            keep_best(&mut whole, s, probe);
+                    // Whole splits: k ≤ ceil(P/K) when K < P; beyond that only while the
+                    // unsplit tasks leave the cores idle by more than the margin (a split can
+                    // gain at most that idle share) and k - 1 < P/K_eff, K_eff = Σ t / t_0.
+                    let mut gate: Option<(bool, f64, f64)> = None;
+                    for k in 2..=workers {
+                        let listed = k_chunks < workers && k <= workers.div_ceil(k_chunks);
+                        let more = !listed && {
+                            let (idle, sum, regular) = *gate.get_or_insert_with(|| {
+                                let (sum, regular) = p.load();
+                                let busy = (1.0 - self.options.margin) * workers as f64 * p.lpt;
+                                (probe.lt(sum, busy), sum, regular)
+                            });
+                            idle && probe.lt((k - 1) as f64 * sum, workers as f64 * regular)
+                        };
+                        if !(listed || more) || !probe.at_least(n as u64, k as u64) {
+                            break;
                         }
-                    } else if !k_chunks.is_multiple_of(workers) {
+                        let s = weigh(SplitKind::Whole(k), probe);
+                        keep_best(&mut split, s, probe);
+                        keep_best(&mut whole, s, probe);
+                    }
+                    if k_chunks > workers && !k_chunks.is_multiple_of(workers) {
                         let r = k_chunks % workers;
                         for k in 2..=workers.div_ceil(r) {
                             if !probe.at_least(n as u64, k as u64) {
@@ -331,6 +362,7 @@ impl Planner {
             pre_work,
             pre_time,
             tail,
+            lpt,
         }
     }
 }
