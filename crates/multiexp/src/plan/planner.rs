@@ -551,24 +551,6 @@ impl Planner {
         }
     }
 
-    /// Σ t / t_0 over the unsplit tasks of window `window` for `n` points (t_0: chunk 0, a
-    /// full digit): how many full chunks of work its K chunks carry. About K for full
-    /// scalars; less when the top chunks of small scalars hold little more than carries.
-    pub fn chunk_load(&self, window: u32, n: usize) -> f64 {
-        let w = &self.windowing(window);
-        let top = w.chunks - 1;
-        let last = self.task_priced(w, top, n, 1, &mut Blind).1;
-        if top == 0 {
-            return 1.0;
-        }
-        let regular = self.task_priced(w, 0, n, 1, &mut Blind).1;
-        if regular > 0.0 {
-            (regular * top as f64 + last) / regular
-        } else {
-            w.chunks as f64
-        }
-    }
-
     fn unsplit_why(&self, c: &Candidate, n: usize, workers: usize) -> String {
         let (window, k) = (c.windowing.window, c.windowing.chunks);
         let load = self.chunk_load(window, n);

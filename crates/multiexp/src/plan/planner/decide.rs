@@ -14,11 +14,12 @@
 //! - unsplit: always a candidate;
 //! - whole split into k = 2..=ceil(P/K) parts when K < P; and, while the unsplit schedule
 //!   leaves the cores idle by more than the margin, into every further k ≤ ceil(P/K_eff),
-//!   where K_eff = Σ t / t_0 counts the full chunks' worth of work (t_0: chunk 0, a full
-//!   digit; a heavier top chunk raises K_eff, so only light chunks open these splits) (with small scalars the top
-//!   chunks of a window hold only carries: K = 2 chunks at c = 16 for 16-bit scalars carry
-//!   the work of one). With K_eff ≥ P every core already has a chunk's work and a split only
-//!   adds reductions and merges, so no whole split is weighed;
+//!   where K_eff = Σ t / t_0 counts the full chunks' worth of work ([`Planner::chunk_load`];
+//!   t_0: chunk 0, a full digit, so a heavier top chunk raises K_eff and only light chunks
+//!   open these splits). With small scalars the top chunks hold only carries: 16-bit
+//!   scalars at c = 16 give K = 2 chunks whose work is less than two. With K_eff ≥ P every
+//!   core already has a chunk's work and a split only adds reductions and merges, so no
+//!   whole split is weighed;
 //! - tail balancing: when K > P and the last wave is partial (r = K mod P chunks), those r
 //!   chunks cut into k = 2..=ceil(P/r) parts;
 //! - `SplitPolicy::Never`: unsplit only; `SplitPolicy::Parts(k)`: every chunk in min(k, n)
@@ -247,6 +248,28 @@ impl Planner {
             unsplit: unsplit.candidate,
             split: split.map(|s| s.candidate),
             whole: whole.map(|s| s.candidate),
+        }
+    }
+
+    /// Σ t / t_0 over the unsplit tasks of window `window` for `n` points (t_0: chunk 0, a
+    /// full digit): how many full chunks of work its K chunks carry, the K_eff of the
+    /// whole-split rule. About K for full scalars; less when the top chunks of small scalars
+    /// hold little more than carries.
+    pub fn chunk_load(&self, window: u32, n: usize) -> f64 {
+        let w = self.windowing(window);
+        let p = self.priced(
+            &w,
+            n,
+            1,
+            SplitKind::None,
+            &mut LptScratch::default(),
+            &mut Blind,
+        );
+        let (sum, regular) = p.load();
+        if regular > 0.0 {
+            sum / regular
+        } else {
+            w.chunks as f64
         }
     }
 
