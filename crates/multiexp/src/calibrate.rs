@@ -850,6 +850,8 @@ impl CurveVisitor for Calibrate<'_> {
             merge: value(Probe::Merge),
             dispatch: self.dispatch,
             windows: window_weights,
+            // The task probes run `TaskShape::new`, so the lanes the executor gives them.
+            lanes_in_windows: true,
         };
         weights.validate(spec.name)?;
         Ok((weights, json!({ "curve": spec.name, "probes": raw })))

@@ -5,12 +5,14 @@
 //! the top chunk) and digit density δ_j (the share of non-zero digits: 1 - 2^-c, or
 //! 1 - 1/(B_top + 1) for the top chunk). A task over m points with processor p costs
 //!
-//!   t(m, j, p) = task + fixed(c_j, p) + (x - F)·point(c_j + log2 L, p) + F·bucket(c_j, p)
+//!   t(m, j, p) = task + fixed(c_j, p) + (x - F)·point(c_L, p) + F·bucket(c_j, p)
 //!   x = δ_j·m,  F = F(x, B_j) ≈ B_j·(1 - e^(-x/B_j))   (expected filled buckets)
 //!
 //! where L is the task's lanes per bucket (`crate::bucket::lanes`: 1 but for batch-affine
-//! tasks of small windows with many points, whose additions then run in B_j·L slots with the
-//! batches of a window of that many buckets, and so cost what it charges).
+//! tasks of small windows with many points) and c_L = c_j without lanes. With lanes the
+//! additions run in B_j·L slots, with the batches that many slots hold, and cost what the
+//! window measured on that many slots charges (`lane_window`: c_j + log2 L for weights
+//! measured without lanes; c_j itself for weights measured with them, at full lanes).
 //!
 //! The first point into a bucket is a copy: x - F points are additions, and each of the F
 //! filled buckets costs its copy and its share of the reduction (less an empty bucket's price,
@@ -134,13 +136,39 @@ impl CostModel {
         // batches of a large window, so they cost what a window of that many buckets charges.
         let lanes = Self::lanes_probed(processor, buckets, m, probe);
         let point = if lanes > 1 {
-            let wide = (priced + lanes.trailing_zeros()).min(16);
+            let wide = self.lane_window(priced, buckets * lanes, processor);
             self.weights.task_weights(wide, processor)?.point
         } else {
             tw.point
         };
         let filled = Self::filled_probed(hits, buckets as f64, probe);
         Some(self.weights.task + tw.fixed + (hits - filled) * point + filled * tw.bucket)
+    }
+
+    /// The window whose `point` weight prices the additions of a task with lanes that spread
+    /// its buckets (priced at window `priced`) over `slots` slots: the smallest window from
+    /// `priced` up whose weights were measured on at least that many slots. A batch holds each
+    /// slot once (at most a quarter of them, `bucket::batch_affine`), so the slots set the
+    /// batch size that amortises the shared inversion, the bulk of a small window's price.
+    /// Weights measured with lanes (`Weights::lanes_in_windows`) price 2^(c-1)·L slots at
+    /// window c, L the most lanes 2^(c-1) buckets take: a task with its buckets' full lanes
+    /// is priced at its own window. Weights measured without price 2^(c-1) slots: the task
+    /// is priced at window `priced` + log2(lanes).
+    pub fn lane_window(&self, priced: u32, slots: usize, processor: Processor) -> u32 {
+        let mut c = priced.max(1);
+        while c < crate::digits::MAX_WINDOW {
+            let buckets = 1usize << (c - 1);
+            let measured = if self.weights.lanes_in_windows {
+                buckets * crate::bucket::max_lanes(processor, buckets)
+            } else {
+                buckets
+            };
+            if measured >= slots {
+                break;
+            }
+            c += 1;
+        }
+        c
     }
 
     /// The lanes per bucket of a task of `m` points over `buckets` buckets, the rule the
@@ -221,6 +249,7 @@ impl CostModel {
 mod tests {
     use super::*;
     use crate::curves;
+    use crate::digits::MAX_WINDOW;
 
     #[test]
     fn the_top_chunk_is_priced_at_the_window_of_its_bucket_count() {
@@ -239,7 +268,9 @@ mod tests {
     #[test]
     fn a_task_with_lanes_prices_its_additions_at_the_window_of_its_slots() {
         let spec = curves::spec("bn254-g1").unwrap();
-        let weights = crate::Profile::builtin().weights_for(&spec, false);
+        let mut weights = crate::Profile::builtin().weights_for(&spec, false);
+        // Weights measured without lanes (see the next test for those measured with them).
+        weights.lanes_in_windows = false;
         let model = CostModel::new(weights.clone());
         let w = Windowing::new(spec.modulus(), 9);
         let p = Processor::BatchAffine;
@@ -263,6 +294,47 @@ mod tests {
         let filled = CostModel::filled(hits, 256.0);
         let expected = weights.task + c9.fixed + (hits - filled) * c9.point + filled * c9.bucket;
         let got = model.task_with(&w, 0, m, p).unwrap();
+        assert!(
+            (got - expected).abs() <= 1e-9 * expected,
+            "{got} vs {expected}"
+        );
+    }
+
+    #[test]
+    fn weights_measured_with_lanes_price_a_task_with_full_lanes_at_its_own_window() {
+        let spec = curves::spec("bn254-g1").unwrap();
+        let p = Processor::BatchAffine;
+        let mut weights = crate::Profile::builtin().weights_for(&spec, false);
+        // Measured without lanes: window c prices 2^(c-1) slots.
+        weights.lanes_in_windows = false;
+        let plain = CostModel::new(weights.clone());
+        assert_eq!(plain.lane_window(3, 4 * 16, p), 7);
+        assert_eq!(plain.lane_window(4, 8 * 16, p), 8);
+        assert_eq!(plain.lane_window(4, 5 * 16, p), 8);
+        assert_eq!(plain.lane_window(9, 256 * 8, p), 12);
+        assert_eq!(plain.lane_window(12, 1 << 20, p), MAX_WINDOW);
+        // Measured with lanes: window c prices its buckets' full lanes.
+        weights.lanes_in_windows = true;
+        let laned = CostModel::new(weights.clone());
+        for c in 1..=10u32 {
+            let b = 1usize << (c - 1);
+            let full = crate::bucket::max_lanes(p, b);
+            assert_eq!(laned.lane_window(c, b * full, p), c, "c={c}");
+        }
+        // Fewer lanes than full: still no window below its own.
+        assert_eq!(laned.lane_window(7, 64 * 4, p), 7);
+        // The top chunk of a 16-bit class at c = 14 (4 buckets, 16 lanes over 2^20 points)
+        // costs window 3's additions, not window 7's.
+        let w = Windowing::for_bits(16, 14);
+        let top = w.chunks - 1;
+        assert_eq!(w.buckets(top), 4);
+        let m = (1u64 << 20) as f64;
+        assert_eq!(CostModel::lanes_probed(p, 4, m, &mut Blind), 16);
+        let hits = CostModel::density(&w, top) * m;
+        let filled = CostModel::filled(hits, 4.0);
+        let c3 = weights.task_weights(3, p).unwrap();
+        let expected = weights.task + c3.fixed + (hits - filled) * c3.point + filled * c3.bucket;
+        let got = laned.task_with(&w, top, m, p).unwrap();
         assert!(
             (got - expected).abs() <= 1e-9 * expected,
             "{got} vs {expected}"

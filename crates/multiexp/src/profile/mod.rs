@@ -20,7 +20,10 @@
 //!   gap-aware XYZZ sum), `fixed` carries B times an empty bucket's price and `bucket` is that
 //!   much lower, possibly below zero: filling a bucket removes an empty one. The invariant is
 //!   fixed + B·(bucket - point) ≥ 0 (a task over full buckets has a non-negative fixed part),
-//!   which is what makes every cut of a task cost at least the whole (`cost.rs`);
+//!   which is what makes every cut of a task cost at least the whole (`cost.rs`). Profiles
+//!   calibrated since the batch-affine lanes (`lanes_in_windows`) measured each small window
+//!   with the lanes per bucket its tasks run with (2^(c-1)·L slots), older ones without;
+//!   `cost.rs` prices a task with lanes from the window measured on as many slots;
 //! - `task`: the fixed cost of one chunk task; `digit` and `digit_scalar`: the digit pass,
 //!   per scalar·chunk and per scalar; `prepare`: converting one point to the IFMA processor's
 //!   record; `merge`: adding one task's partial sum into its chunk sum; `add_full` and
@@ -130,6 +133,13 @@ pub struct Weights {
     pub dispatch: f64,
     /// Task weights for windows 1..=16, in order.
     pub windows: Vec<WindowWeights>,
+    /// Whether the window weights were measured on tasks that ran the executor's lanes per
+    /// bucket (`bucket::lanes`; profiles calibrated since lanes, the built-in portable one):
+    /// window c then prices 2^(c-1)·L slots, L the most lanes its buckets take, and a task
+    /// with lanes is priced at its own window ([`crate::unstable::cost`]). Absent (older
+    /// profiles, estimates): window c prices 2^(c-1) slots.
+    #[serde(default)]
+    pub lanes_in_windows: bool,
 }
 
 impl Weights {
@@ -181,6 +191,7 @@ impl Weights {
             merge: add_full + 4.0 * m,
             dispatch: 20_000.0,
             windows,
+            lanes_in_windows: false,
         }
     }
 
@@ -394,7 +405,9 @@ impl Profile {
     /// its caches (a smaller L2, Zen 2/3's 512 KiB, raises the wide windows' prices). The
     /// reference was the Zen 3 host's profile (`../shared/peers/profiles`) until the kernels
     /// changed: it priced c = 16 at 1.5x c = 14 per point, from bucket misses the prefetch
-    /// now hides, and its plans measured 1.15x the best window at BLS12-381 2^20.
+    /// now hides, and its plans measured 1.15x the best window at BLS12-381 2^20. Its task
+    /// probes ran with the batch-affine lanes (`lanes_in_windows`), so its small windows'
+    /// prices are those of their full lanes.
     pub fn builtin_portable() -> &'static Profile {
         static PORTABLE: OnceLock<Profile> = OnceLock::new();
         PORTABLE.get_or_init(|| {

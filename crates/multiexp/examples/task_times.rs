@@ -1,0 +1,106 @@
+//! Measured against modeled time of every task of one class MSM (experiments on the cost
+//! model): `cargo run --release --example task_times -- BITS LOGN WINDOW[:PARTS] ...`.
+//!
+//! For scalars below 2^BITS (uniform in that range) on BN254 G1 and 2 workers, each
+//! WINDOW[:PARTS] is planned with that window (and whole split into PARTS, else none) and run
+//! `REPS` times (env, default 5) interleaved; per task it prints the minimum measured time and
+//! the model's price, in µs, and per plan the minimum wall time against the modeled makespan.
+
+use ark_bn254::g1::Config as G1;
+use ark_bn254::Fr;
+use multiexp::curves::spec_of;
+use multiexp::profile::Profile;
+use multiexp::unstable::{PlanOptions, Planner, Windowing};
+use multiexp::SplitPolicy;
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let bits: u32 = args[0].parse().expect("BITS");
+    let n = 1usize << args[1].parse::<u32>().expect("LOGN");
+    let reps: usize = std::env::var("REPS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(5);
+    let points = multiexp::unstable::sample::points::<G1>(n, 1);
+    let mask = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let scalars: Vec<Fr> = (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            Fr::from(x & mask)
+        })
+        .collect();
+    let spec = spec_of::<G1>();
+    let weights = Profile::builtin_for(multiexp::unstable::ifma_runs::<G1>()).weights(&spec);
+    let mut runs = Vec::new();
+    for a in &args[2..] {
+        let (c, parts) = match a.split_once(':') {
+            Some((c, k)) => (c.parse::<u32>().unwrap(), k.parse::<usize>().unwrap()),
+            None => (a.parse::<u32>().unwrap(), 1),
+        };
+        let options = PlanOptions {
+            window: Some(c),
+            split: if parts > 1 {
+                SplitPolicy::Parts(parts)
+            } else {
+                SplitPolicy::Never
+            },
+            ifma: multiexp::unstable::ifma_runs::<G1>(),
+            ..PlanOptions::default()
+        };
+        let planner = Planner::new(&spec, weights.clone(), options)
+            .unwrap()
+            .for_bits(bits);
+        let plan = planner.plan(n, 2);
+        runs.push((a.clone(), plan, Vec::new(), Vec::new()));
+    }
+    for _ in 0..reps {
+        for (_, plan, walls, tasks) in runs.iter_mut() {
+            let t = Instant::now();
+            let (sum, trace) = multiexp::execute_plan(&points, &scalars, plan, true).unwrap();
+            walls.push(t.elapsed().as_secs_f64() * 1e3);
+            let _ = std::hint::black_box(sum);
+            let trace = trace.unwrap();
+            let mut times = vec![0.0f64; plan.tasks().len()];
+            for r in &trace.tasks {
+                times[r.task] = (r.end_ns - r.start_ns) as f64 / 1e3;
+            }
+            tasks.push(times);
+        }
+    }
+    for (name, plan, walls, tasks) in &runs {
+        let mut w = walls.clone();
+        w.sort_by(f64::total_cmp);
+        println!(
+            "{name}: c={} K={} processors {:?}: wall min {:.3} ms, median {:.3} ms; modeled makespan {:.3} ms",
+            plan.window(),
+            plan.chunks(),
+            plan.processors(),
+            w[0],
+            w[w.len() / 2],
+            plan.makespan() / 1e6
+        );
+        let windowing = Windowing::for_bits(bits, plan.window());
+        for (i, t) in plan.tasks().iter().enumerate() {
+            let min = tasks.iter().map(|v| v[i]).fold(f64::INFINITY, f64::min);
+            let modeled = t.cost / 1e3;
+            println!(
+                "  task {i}: chunk {} part {} points {} buckets {}: min {:.0} µs, modeled {:.0} µs ({:.2}×)",
+                t.chunk,
+                t.part,
+                t.end - t.start,
+                windowing.buckets(t.chunk),
+                min,
+                modeled,
+                min / modeled
+            );
+        }
+    }
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# old/new binaries alternated (A B A B, ROUNDS rounds), portable, 2 threads, bench --compare auto
+# usage: scripts/dists-ab.sh OLD NEW "curves" "logns" "dists" ROUNDS
+old=$1; new=$2; curves=$3; logns=$4; dists=$5; rounds=${6:-3}
+for round in $(seq 1 $rounds); do
+ for curve in $curves; do
+  for logn in $logns; do
+   n=$((1<<logn)); reps=7; [ $logn -ge 20 ] && reps=3; [ $logn -le 12 ] && reps=15
+   for d in $dists; do
+    for which in old new; do
+      bin=$old; [ $which = new ] && bin=$new
+      r=$(MULTIEXP_NO_IFMA=1 $bin bench --curve $curve --n $n --threads 2 --reps $reps --scalars $d --compare auto 2>&1 | grep -E "^auto " | awk '{print $2, $3}')
+      echo "$round $curve 2^$logn $d $which $r"
+    done
+   done
+  done
+ done
+done
