@@ -132,8 +132,8 @@ impl CostModel {
         let tw = self.weights.task_weights(priced, processor)?;
         let hits = Self::density(w, j) * m;
         let buckets = w.buckets(j);
-        // Lanes (`crate::bucket::lanes`): the additions land in buckets·lanes slots, in
-        // batches of a large window, so they cost what a window of that many buckets charges.
+        // Lanes (`crate::bucket::lanes`): the additions land in buckets·lanes slots, in the
+        // batches those slots hold, so they cost what the window measured on as many charges.
         let lanes = Self::lanes_probed(processor, buckets, m, probe);
         let point = if lanes > 1 {
             let wide = self.lane_window(priced, buckets * lanes, processor);
