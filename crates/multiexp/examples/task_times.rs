@@ -28,6 +28,7 @@ fn main() {
     } else {
         (1u64 << bits) - 1
     };
+    // Any bit width, not only the u8…u64 of `sample::scalars_of`: a xorshift below 2^BITS.
     let mut x = 0x9e37_79b9_7f4a_7c15u64;
     let scalars: Vec<Fr> = (0..n)
         .map(|_| {
