@@ -23,7 +23,7 @@ import sys
 
 DISTS = ["uniform", "zero", "one", "minus-one", "bool", "u8", "u16", "u32", "u64",
          "neg-small", "witness"]
-REPS = {12: 9, 16: 5, 20: 3}
+REPS = {12: 21, 16: 7, 20: 3}
 
 
 def cpu_line():
