@@ -257,7 +257,9 @@ impl Planner {
     }
 
     /// The processor and cost of one task of chunk `chunk` over `n / k` points: the processor
-    /// the profile prices cheapest among those that apply. Batch-affine applies once the chunk
+    /// the profile prices cheapest among those that apply, IFMA's price with the task's share
+    /// of the records (the returned cost is the task's alone: `phases` prices the records
+    /// once for the plan). Batch-affine applies once the chunk
     /// has at least 2^(MIN_BATCH_WINDOW-1) buckets, or slots counting its lanes (a task with
     /// many points per bucket, `bucket::lanes`), and the task's ⌊n/k⌋ points fill one batch;
     /// IFMA where it runs here. Every comparison that depends on n goes through `probe`, so
@@ -276,6 +278,10 @@ impl Planner {
         }
         let mut best = Processor::Xyzz;
         let mut best_cost = self.model.task_probed(w, chunk, m, best, probe);
+        // What the choice weighs: the task, and for IFMA the chunk's share of the records
+        // its points need (prepared once a plan, priced in `phases`): a K-th of a task's
+        // points' records, all of them in a one-window plan, where each record is read once.
+        let mut best_weighed = best_cost;
         let buckets = w.buckets(chunk);
         if buckets < 1 << (MIN_BATCH_WINDOW - 1) {
             let lanes = CostModel::lanes_probed(Processor::BatchAffine, buckets, m, probe);
@@ -301,9 +307,16 @@ impl Planner {
                 continue;
             }
             if let Some(cost) = self.model.task_with_probed(w, chunk, m, p, probe) {
-                if probe.lt(cost, best_cost) {
+                let weighed = match p {
+                    Processor::BatchAffineIfma => {
+                        cost + self.model.records(1) * m / w.chunks as f64
+                    }
+                    _ => cost,
+                };
+                if probe.lt(weighed, best_weighed) {
                     best = p;
                     best_cost = cost;
+                    best_weighed = weighed;
                 }
             }
         }
@@ -771,5 +784,40 @@ mod tests {
         assert!(procs[..procs.len() - 1]
             .iter()
             .all(|&q| q == Processor::BatchAffineIfma));
+    }
+
+    #[test]
+    fn ifma_is_chosen_with_its_records_counted() {
+        // IFMA tasks 20 ns a point cheaper than scalar batch-affine ones, records 60 ns a
+        // point: worth it where a record serves many windows, not in a one-window plan.
+        let spec = curves::spec("bn254-g1").unwrap();
+        let mut weights = Weights::estimate(10.0);
+        weights.prepare = 60.0;
+        for w in &mut weights.windows {
+            w.xyzz.point = 500.0;
+            w.batch_affine.point = 100.0;
+            w.batch_affine_ifma = Some(TaskWeights {
+                point: 80.0,
+                ..w.batch_affine
+            });
+        }
+        let options = PlanOptions {
+            window: Some(10),
+            ifma: true,
+            ..PlanOptions::default()
+        };
+        let planner = Planner::new(&spec, weights, options).unwrap();
+        let full = planner.plan(1 << 16, 2);
+        assert!(full.chunks() > 3);
+        assert!(full.processors()[..full.chunks() - 1]
+            .iter()
+            .all(|&q| q == Processor::BatchAffineIfma));
+        let one = planner.for_bits(8).plan(1 << 16, 2);
+        assert_eq!(one.chunks(), 1);
+        assert!(one
+            .processors()
+            .iter()
+            .all(|&q| q == Processor::BatchAffine));
+        assert!(!one.uses_ifma());
     }
 }
