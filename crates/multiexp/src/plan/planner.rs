@@ -730,18 +730,25 @@ mod tests {
         );
     }
 
-    #[test]
-    fn the_processor_is_the_one_the_profile_prices_cheapest() {
-        let spec = curves::spec("bn254-g1").unwrap();
+    /// Estimated weights with every window's point prices set: XYZZ, scalar batch-affine,
+    /// IFMA batch-affine (its other terms the scalar one's).
+    fn priced(xyzz: f64, batch: f64, ifma: f64) -> Weights {
         let mut weights = Weights::estimate(10.0);
         for w in &mut weights.windows {
-            w.xyzz.point = 100.0;
-            w.batch_affine.point = 50.0;
+            w.xyzz.point = xyzz;
+            w.batch_affine.point = batch;
             w.batch_affine_ifma = Some(TaskWeights {
-                point: 200.0,
+                point: ifma,
                 ..w.batch_affine
             });
         }
+        weights
+    }
+
+    #[test]
+    fn the_processor_is_the_one_the_profile_prices_cheapest() {
+        let spec = curves::spec("bn254-g1").unwrap();
+        let weights = priced(100.0, 50.0, 200.0);
         let options = |ifma| PlanOptions {
             window: Some(12),
             ifma,
@@ -753,9 +760,7 @@ mod tests {
                 .plan(1 << 16, 2)
         };
         assert_eq!(plan(&weights, true).processors()[0], Processor::BatchAffine);
-        for w in &mut weights.windows {
-            w.batch_affine_ifma.as_mut().unwrap().point = 10.0;
-        }
+        let weights = priced(100.0, 50.0, 10.0);
         assert_eq!(
             plan(&weights, true).processors()[0],
             Processor::BatchAffineIfma
@@ -791,16 +796,8 @@ mod tests {
         // IFMA tasks 20 ns a point cheaper than scalar batch-affine ones, records 60 ns a
         // point: worth it where a record serves many windows, not in a one-window plan.
         let spec = curves::spec("bn254-g1").unwrap();
-        let mut weights = Weights::estimate(10.0);
+        let mut weights = priced(500.0, 100.0, 80.0);
         weights.prepare = 60.0;
-        for w in &mut weights.windows {
-            w.xyzz.point = 500.0;
-            w.batch_affine.point = 100.0;
-            w.batch_affine_ifma = Some(TaskWeights {
-                point: 80.0,
-                ..w.batch_affine
-            });
-        }
         let options = PlanOptions {
             window: Some(10),
             ifma: true,
