@@ -278,9 +278,7 @@ impl Planner {
         }
         let mut best = Processor::Xyzz;
         let mut best_cost = self.model.task_probed(w, chunk, m, best, probe);
-        // What the choice weighs: the task, and for IFMA the chunk's share of the records
-        // its points need (prepared once a plan, priced in `phases`): a K-th of a task's
-        // points' records, all of them in a one-window plan, where each record is read once.
+        // The choice weighs IFMA with a K-th of its task's records (see the doc above).
         let mut best_weighed = best_cost;
         let buckets = w.buckets(chunk);
         if buckets < 1 << (MIN_BATCH_WINDOW - 1) {
