@@ -19,6 +19,7 @@ pub mod calibrate;
 mod classes;
 pub mod curves;
 mod digits;
+mod doubling;
 mod error;
 mod exec;
 mod field;

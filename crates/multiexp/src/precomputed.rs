@@ -693,8 +693,9 @@ fn build<P: SWCurveConfig>(
     let total = (n * (layout.copies - 1)) as u64;
     let done = AtomicU64::new(0);
     let stride = layout.stride();
+    let engine = config.ifma.engine();
     let step = |src: &[Affine<P>], dst: &mut [Affine<P>]| -> Result<(), Error> {
-        double_all(src, dst, stride, workers, &|k| {
+        double_all(src, dst, stride, engine, workers, &|k| {
             let d = done.fetch_add(k as u64, Ordering::Relaxed) + k as u64;
             progress(d, total);
         })
@@ -741,11 +742,13 @@ fn build<P: SWCurveConfig>(
     }
 }
 
-/// dst\[i\] = 2^t·src\[i\] on `workers` workers, reporting each finished block's size.
+/// dst\[i\] = 2^t·src\[i\] on `workers` workers, reporting each finished block's size; the
+/// doublings on eight IFMA lanes of `engine` where they apply ([`crate::doubling`]).
 fn double_all<P: SWCurveConfig>(
     src: &[Affine<P>],
     dst: &mut [Affine<P>],
     t: u32,
+    engine: Option<Engine>,
     workers: usize,
     report: &(dyn Fn(usize) + Sync),
 ) -> Result<(), Error> {
@@ -762,14 +765,7 @@ fn double_all<P: SWCurveConfig>(
         let src = &src[bounds[w]..bounds[w + 1]];
         let mut block = Vec::with_capacity(BUILD_BLOCK);
         for (s, d) in src.chunks(BUILD_BLOCK).zip(out.chunks_mut(BUILD_BLOCK)) {
-            block.clear();
-            block.extend(s.iter().map(|p| {
-                let mut q = p.into_group();
-                for _ in 0..t {
-                    q.double_in_place();
-                }
-                q
-            }));
+            crate::doubling::double_into(engine, s, t, &mut block);
             d.copy_from_slice(&Projective::<P>::normalize_batch(&block));
             report(s.len());
         }

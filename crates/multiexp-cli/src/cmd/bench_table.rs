@@ -243,6 +243,7 @@ impl CurveVisitor for TableRun<'_> {
                         table.bytes(),
                         *build_ms,
                         table.report().makespan() / 1e6,
+                        table.report().chosen.as_ref().map(|c| c.build / 1e6),
                     )
                 });
                 let ratio = s.median / base;
@@ -258,17 +259,21 @@ impl CurveVisitor for TableRun<'_> {
                         "points_bytes": n as u64 * point_bytes,
                         "build_ms": detail.as_ref().map(|d| d.2),
                         "predicted_ms": detail.as_ref().map(|d| d.3),
+                        "predicted_build_ms": detail.as_ref().and_then(|d| d.4),
                     })),
                     Format::Table => {
-                        let detail = detail.map_or(String::new(), |(layout, bytes, build, _)| {
-                            format!(
-                                "{layout}, {} ({:.2}x the points), built in {build:.0} ms \
-                                 ({:.1} plain runs)",
-                                human_bytes(bytes),
-                                bytes as f64 / (n as f64 * point_bytes as f64),
-                                build / base
-                            )
-                        });
+                        let detail =
+                            detail.map_or(String::new(), |(layout, bytes, build, _, modeled)| {
+                                let modeled =
+                                    modeled.map_or(String::new(), |m| format!(", modeled {m:.0}"));
+                                format!(
+                                    "{layout}, {} ({:.2}x the points), built in {build:.0} ms \
+                                     ({:.1} plain runs{modeled})",
+                                    human_bytes(bytes),
+                                    bytes as f64 / (n as f64 * point_bytes as f64),
+                                    build / base
+                                )
+                            });
                         println!(
                             "{:<24} {:>11.3} {:>11.3} {:>7.3}  {detail}",
                             t.name, s.min, s.median, ratio

@@ -297,22 +297,7 @@ impl<const L: usize> EndoKernel<L> {
         let (mut x1, mut y1, mut z1) = (px, py, f.splat(&self.one));
         let mut exceptional: u8 = 0;
         for &d in &self.digits {
-            // Doubling, dbl-2009-l.
-            let a = f.square(&x1);
-            let b = f.square(&y1);
-            let c = f.square(&b);
-            let t = f.sub(&f.sub(&f.square(&f.add(&x1, &b)), &a), &c);
-            let dd = f.add(&t, &t);
-            let e = f.add(&f.add(&a, &a), &a);
-            let ff = f.square(&e);
-            let x3 = f.sub(&ff, &f.add(&dd, &dd));
-            let c2 = f.add(&c, &c);
-            let c4 = f.add(&c2, &c2);
-            let c8 = f.add(&c4, &c4);
-            let y3 = f.sub(&f.mul(&e, &f.sub(&dd, &x3)), &c8);
-            let yz = f.mul(&y1, &z1);
-            let z3 = f.add(&yz, &yz);
-            (x1, y1, z1) = (x3, y3, z3);
+            (x1, y1, z1) = crate::doubling::double_a0(&f, (x1, y1, z1));
             if d == 0 {
                 continue;
             }

@@ -146,6 +146,9 @@ pub struct Planner {
     model: CostModel,
     windowings: Vec<Windowing>,
     options: PlanOptions,
+    /// Whether a table build doubles on IFMA lanes (`crate::doubling`): the IFMA processor
+    /// may run natively and a = 0.
+    lane_doublings: bool,
 }
 
 impl Planner {
@@ -193,6 +196,7 @@ impl Planner {
             class_max: None,
             model: CostModel::new(weights),
             windowings,
+            lane_doublings: options.ifma && spec.a_is_zero,
             options,
         })
     }

@@ -26,7 +26,8 @@
 //! a table of arkworks points is XYZZ or scalar batch-affine, whichever the profile prices
 //! lower (batch-affine only from 64 buckets and tasks that fill a batch); a table of
 //! records runs the IFMA processor. Building a table costs n·(m − 1)·t doublings (and n·m
-//! record conversions) on the workers.
+//! record conversions) on the workers, the doublings on IFMA lanes where those run
+//! ([`Planner::build_doubling`]).
 
 use std::cmp::Ordering;
 
@@ -146,6 +147,22 @@ pub struct TableQuery {
 }
 
 impl Planner {
+    /// The price of one doubling of a table build, ns: arkworks' projective doubling
+    /// (`double`), or on IFMA lanes that price scaled by how much cheaper the profile prices
+    /// an IFMA batch-affine addition than a scalar one (window 12, points only: the same field
+    /// products on lanes and on scalar arithmetic, measured on one host).
+    pub fn build_doubling(&self) -> f64 {
+        let w = &self.model.weights;
+        if !self.lane_doublings {
+            return w.double;
+        }
+        let ratio = w.windows.iter().find(|x| x.window == 12).and_then(|x| {
+            let lanes = x.batch_affine_ifma.as_ref()?.point;
+            (lanes > 0.0 && lanes < x.batch_affine.point).then(|| lanes / x.batch_affine.point)
+        });
+        w.double * ratio.unwrap_or(1.0)
+    }
+
     /// Bytes of one IFMA record of this curve (0 where the IFMA processor does not apply).
     pub fn record_bytes(&self) -> u64 {
         self.sizes.record
@@ -277,7 +294,7 @@ impl Planner {
                     TableForm::Records => self.model.records(n * layout.copies),
                     TableForm::Points => 0.0,
                 };
-                (doublings * self.model.weights.double + convert) / workers as f64
+                (doublings * self.build_doubling() + convert) / workers as f64
             },
             bytes: (n as u64)
                 .saturating_mul(layout.copies as u64)
@@ -409,6 +426,39 @@ mod tests {
         let plain = TableLayout::new(13, 20, 1);
         assert_eq!((plain.groups, plain.copies), (20, 1));
         assert!((0..20).all(|g| plain.copies_in(g) == 1));
+    }
+
+    #[test]
+    fn a_build_doubles_on_lanes_only_where_the_ifma_processor_runs() {
+        let (scalar, lanes) = (planner(false), planner(true));
+        let w = Profile::builtin().weights_for(&curves::spec("bls12-381-g1").unwrap(), true);
+        let at12 = w.windows.iter().find(|x| x.window == 12).unwrap();
+        let ratio = at12.batch_affine_ifma.as_ref().unwrap().point / at12.batch_affine.point;
+        assert!(ratio > 0.0 && ratio < 1.0);
+        assert_eq!(scalar.build_doubling(), scalar.model.weights.double);
+        assert!((lanes.build_doubling() - w.double * ratio).abs() < 1e-9);
+        // The build price follows it: n·(m − 1)·t doublings on the workers.
+        let query = TableQuery {
+            n: 4096,
+            jobs: 1,
+            workers: 2,
+            point_bytes: 104,
+            convert_per_call: false,
+        };
+        let layout = TableLayout::new(13, 20, 4);
+        let price = lanes
+            .price_table(layout, TableForm::Points, &query)
+            .unwrap();
+        let doublings = 4096.0 * 3.0 * layout.stride() as f64;
+        assert!((price.build - doublings * lanes.build_doubling() / 2.0).abs() < 1e-6);
+        // a ≠ 0 (secp256r1): arkworks' doubling even where the IFMA processor runs.
+        let r1 = curves::spec("secp256r1-g1").unwrap();
+        let options = PlanOptions {
+            ifma: true,
+            ..PlanOptions::default()
+        };
+        let r1 = Planner::new(&r1, Profile::builtin().weights_for(&r1, true), options).unwrap();
+        assert_eq!(r1.build_doubling(), r1.model.weights.double);
     }
 
     #[test]
