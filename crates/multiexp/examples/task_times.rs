@@ -5,6 +5,7 @@
 //! WINDOW[:PARTS] is planned with that window (and whole split into PARTS, else none) and run
 //! `REPS` times (env, default 5) interleaved; per task it prints the minimum measured time and
 //! the model's price, in µs, and per plan the minimum wall time against the modeled makespan.
+//! `PROCESSOR` (env: xyzz, batch-affine, batch-affine-ifma) forces every task's processor.
 
 use ark_bn254::g1::Config as G1;
 use ark_bn254::Fr;
@@ -40,6 +41,16 @@ fn main() {
         .collect();
     let spec = spec_of::<G1>();
     let weights = Profile::builtin_for(multiexp::unstable::ifma_runs::<G1>()).weights(&spec);
+    let processor = std::env::var("PROCESSOR").ok().map(|p| {
+        [
+            multiexp::Processor::Xyzz,
+            multiexp::Processor::BatchAffine,
+            multiexp::Processor::BatchAffineIfma,
+        ]
+        .into_iter()
+        .find(|x| x.name() == p)
+        .expect("PROCESSOR: xyzz, batch-affine or batch-affine-ifma")
+    });
     let mut runs = Vec::new();
     for a in &args[2..] {
         let (c, parts) = match a.split_once(':') {
@@ -54,6 +65,7 @@ fn main() {
                 SplitPolicy::Never
             },
             ifma: multiexp::unstable::ifma_runs::<G1>(),
+            processor,
             ..PlanOptions::default()
         };
         let planner = Planner::new(&spec, weights.clone(), options)
