@@ -52,6 +52,9 @@ pub struct TaskRecord {
 pub struct Trace {
     /// The records.
     pub tasks: Vec<TaskRecord>,
+    /// The run's phases in order (`digits`, `records` where converted up front, `tasks`,
+    /// `combine`), each with its wall time in ns.
+    pub phases: Vec<(&'static str, u64)>,
 }
 
 impl Trace {
@@ -330,11 +333,13 @@ pub(crate) fn execute<P: SWCurveConfig>(
     }
     let tasks = plan.tasks();
     let schedule = plan.schedule();
+    let converting = Instant::now();
     let records = if plan.uses_ifma() {
         records(points, plan.workers(), engine)?
     } else {
         None
     };
+    let records_ns = converting.elapsed().as_nanos() as u64;
     let records = records.as_ref();
     let started = Instant::now();
     let per_worker = on_workers(schedule, |worker, mine| {
@@ -360,7 +365,17 @@ pub(crate) fn execute<P: SWCurveConfig>(
         }
         out
     })?;
-    Ok(combine(plan, per_worker, trace))
+    let tasks_ns = started.elapsed().as_nanos() as u64;
+    let (sum, mut trace) = combine(plan, per_worker, trace);
+    if let Some(t) = trace.as_mut() {
+        if records.is_some() {
+            t.phases.push(("records", records_ns));
+        }
+        t.phases.push(("tasks", tasks_ns));
+        t.phases
+            .push(("combine", started.elapsed().as_nanos() as u64 - tasks_ns));
+    }
+    Ok((sum, trace))
 }
 
 /// One finished task: its chunk, its partial chunk sum, its trace record.
@@ -379,7 +394,13 @@ fn combine<P: SWCurveConfig>(
         records.extend(record);
     }
     let result = horner(&chunk_sums, plan.window());
-    (result, trace.then_some(Trace { tasks: records }))
+    (
+        result,
+        trace.then_some(Trace {
+            tasks: records,
+            phases: Vec::new(),
+        }),
+    )
 }
 
 /// Points per block of a streamed run.
@@ -433,10 +454,13 @@ fn execute_streamed<P: SWCurveConfig>(
     let lock = |w: usize| states[w].lock().unwrap_or_else(|e| e.into_inner());
     let workers = || vec![(); states.len()];
     let mut buffer = vec![0u64; 2 * limbs * block.min(n)];
+    let mut records_ns = 0;
     for lo in (0..n).step_by(block) {
         let hi = (lo + block).min(n);
         let block = &points[lo..hi];
+        let converting = Instant::now();
         records_into(block, engine, limbs, &mut buffer, plan.workers())?;
+        records_ns += converting.elapsed().as_nanos() as u64;
         let records = RecordSlice {
             limbs,
             data: &buffer[..2 * limbs * block.len()],
@@ -466,7 +490,15 @@ fn execute_streamed<P: SWCurveConfig>(
             })
             .collect()
     })?;
-    Ok(combine(plan, per_worker, trace))
+    let run_ns = started.elapsed().as_nanos() as u64;
+    let (sum, mut trace) = combine(plan, per_worker, trace);
+    if let Some(t) = trace.as_mut() {
+        t.phases.push(("records", records_ns));
+        t.phases.push(("tasks", run_ns - records_ns));
+        t.phases
+            .push(("combine", started.elapsed().as_nanos() as u64 - run_ns));
+    }
+    Ok((sum, trace))
 }
 
 /// A table of bases as [`execute_table`] reads it: `copies` blocks of `n` points, block j

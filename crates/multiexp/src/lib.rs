@@ -229,8 +229,14 @@ pub fn execute_plan<P: SWCurveConfig>(
     }
     check_memory("this MSM (digits, records, buckets)", plan.memory().total())?;
     asm::notice_once();
+    let started = std::time::Instant::now();
     let digits = exec::digits(scalars, plan.windowing(), plan.workers())?;
-    exec::execute(plan, points, &digits, trace)
+    let digits_ns = started.elapsed().as_nanos() as u64;
+    let (sum, mut trace) = exec::execute(plan, points, &digits, trace)?;
+    if let Some(t) = trace.as_mut() {
+        t.phases.insert(0, ("digits", digits_ns));
+    }
+    Ok((sum, trace))
 }
 
 /// An error if `needed` bytes exceed what the system has available (no check where that is

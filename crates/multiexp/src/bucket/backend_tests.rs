@@ -4,6 +4,7 @@
 
 use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
 use ark_ec::{AffineRepr, CurveGroup};
+use ark_ff::Field;
 
 use super::batch_affine::{AffineBackend, Exceptional, Staged};
 use super::lines::LineVec;
@@ -122,10 +123,17 @@ fn records_decode_to_their_points<P: SWCurveConfig, const L: usize>(engine: Engi
     let records = records_of(engine, &points);
     let field = RecordAffine::<P, L>::new(engine).unwrap();
     let array = LineVec::from_slice(&records);
+    // Made from arkworks' Montgomery limbs where readable: bit for bit the records of the
+    // canonical integers.
+    let f52 = crate::ifma::Field52::<L>::of::<<P::BaseField as Field>::BasePrimeField>().unwrap();
+    let prime = |v: P::BaseField| v.to_base_prime_field_elements().next().unwrap();
     for (i, p) in points.iter().enumerate() {
         assert_eq!(field.is_infinity(&records, i), p.is_zero(), "point {i}");
         if !p.is_zero() {
             assert_eq!(field.get(&array, i), (p.x, p.y), "point {i}");
+            let record = &records[2 * L * i..2 * L * (i + 1)];
+            assert_eq!(record[..L], f52.encode(&prime(p.x)), "point {i}: x");
+            assert_eq!(record[L..], f52.encode(&prime(p.y)), "point {i}: y");
         }
     }
 }

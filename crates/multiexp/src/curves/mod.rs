@@ -170,6 +170,40 @@ catalogue! {
     "stark-curve": "stark-curve-g1", "stark-curve", G1 => stark_curve::g1::Config;
 }
 
+/// The limbs arkworks stores for `x` (its Montgomery form x·2^(64·N), N limbs), where `F` is
+/// the base field of a catalogue G1 (an arkworks `Fp`, whose limbs are public); `None` for
+/// any other type, whose representation is not known here. The IFMA records are made from
+/// these limbs in one product instead of leaving the Montgomery form first.
+#[inline(always)]
+#[cfg_attr(not(feature = "all-curves"), allow(unused_variables))]
+pub(crate) fn montgomery_limbs<F: Field>(x: &F) -> Option<&[u64]> {
+    let any: &dyn std::any::Any = x;
+    macro_rules! base_fields {
+        ($( $feature:literal => $config:ty; )*) => {$(
+            #[cfg(feature = $feature)]
+            if TypeId::of::<F>() == TypeId::of::<<$config as ark_ec::CurveConfig>::BaseField>() {
+                return any
+                    .downcast_ref::<<$config as ark_ec::CurveConfig>::BaseField>()
+                    .map(|f| f.0.as_ref());
+            }
+        )*};
+    }
+    base_fields! {
+        "bn254" => ark_bn254::g1::Config;
+        "bls12-381" => ark_bls12_381::g1::Config;
+        "bls12-377" => ark_bls12_377::g1::Config;
+        "bw6-761" => ark_bw6_761::g1::Config;
+        "grumpkin" => ark_grumpkin::GrumpkinConfig;
+        "secp256k1" => ark_secp256k1::Config;
+        "secp256r1" => ark_secp256r1::Config;
+        "bls24-315" => bls24_315::g1::Config;
+        "bls24-317" => bls24_317::g1::Config;
+        "bw6-633" => bw6_633::g1::Config;
+        "stark-curve" => stark_curve::g1::Config;
+    }
+    None
+}
+
 /// `[a]p + [b]q` by interleaved (Straus–Shamir) double-and-add, for the subgroup checks of
 /// BW6-633 and the input validator's BW6-761 test. Plain double-and-add with no reduction of
 /// the scalars modulo `r`.
@@ -214,4 +248,43 @@ pub fn spec(name: &str) -> Result<CurveSpec, Error> {
         }
     }
     visit(name, SpecOnly)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ark_ff::BigInteger;
+
+    /// The limbs read for every catalogue G1 base field are its Montgomery form x·2^(64·N).
+    #[test]
+    fn montgomery_limbs_are_the_montgomery_form_of_every_g1_base_field() {
+        fn check<P: SWCurveConfig>()
+        where
+            P::BaseField: PrimeField,
+        {
+            let x = P::BaseField::from(0x1234_5678_9abc_def1u64).square();
+            let raw = montgomery_limbs(&x).expect("a catalogue G1 base field");
+            let mut big = <P::BaseField as PrimeField>::BigInt::default();
+            big.as_mut().copy_from_slice(raw);
+            let r = P::BaseField::from(2u64).pow([64 * raw.len() as u64]);
+            assert_eq!(P::BaseField::from_bigint(big), Some(x * r));
+            assert!(big.num_bits() <= P::BaseField::MODULUS_BIT_SIZE);
+        }
+        check::<ark_bn254::g1::Config>();
+        check::<ark_bls12_381::g1::Config>();
+        check::<ark_bls12_377::g1::Config>();
+        check::<ark_bw6_761::g1::Config>();
+        check::<ark_grumpkin::GrumpkinConfig>();
+        check::<ark_secp256k1::Config>();
+        check::<ark_secp256r1::Config>();
+        check::<bls24_315::g1::Config>();
+        check::<bls24_317::g1::Config>();
+        check::<bw6_633::g1::Config>();
+        check::<stark_curve::g1::Config>();
+        // An extension field's limbs are not read.
+        assert!(montgomery_limbs(&ark_bn254::Fq2::from(3u64)).is_none());
+        // Nor a prime field outside the catalogue's base fields (BN254's scalar field is
+        // grumpkin's base field, so take BLS12-381's).
+        assert!(montgomery_limbs(&ark_bls12_381::Fr::from(3u64)).is_none());
+    }
 }

@@ -27,6 +27,9 @@ pub(crate) struct Field52<const L: usize> {
     pub r2: [u64; L],
     /// R³ mod p: turns the plain inverse (aR)⁻¹ of a raw value into the Montgomery form a⁻¹R.
     pub r3: [u64; L],
+    /// R²/2^(64·N) mod p, N the limbs of the arkworks representation: turns arkworks'
+    /// Montgomery form a·2^(64·N) into this one, a·R, in one product.
+    pub from_montgomery64: [u64; L],
     /// Number of 64-bit limbs of the arkworks representation.
     limbs64: usize,
 }
@@ -95,10 +98,15 @@ impl<const L: usize> Field52<L> {
             inv = inv.wrapping_mul(2u64.wrapping_sub(p[0].wrapping_mul(inv)));
         }
         let pinv = inv.wrapping_neg() & MASK;
-        // R² mod p by doubling 1, 2·52·L times.
+        // R² mod p by doubling 1, 2·52·L times, passing R²/2^(64·N) on the way (N = the
+        // arkworks limbs: 64·N ≤ 52·L, as the modulus fits both).
         let mut r2 = [0u64; L];
         r2[0] = 1;
-        for _ in 0..(104 * L) {
+        let mut from_montgomery64 = r2;
+        for i in 0..(104 * L) {
+            if i == 104 * L - 64 * m64.len() {
+                from_montgomery64 = r2;
+            }
             let mut carry = 0;
             for limb in r2.iter_mut() {
                 let v = (*limb << 1) | carry;
@@ -114,6 +122,7 @@ impl<const L: usize> Field52<L> {
             pinv,
             r2,
             r3: [0; L],
+            from_montgomery64,
             limbs64: m64.len(),
         };
         field.r3 = field.mul_scalar(&r2, &r2);

@@ -322,6 +322,13 @@ fn executor_assignment_equals_the_lpt_model() {
             for r in &trace.tasks {
                 assert!(r.start_ns <= r.end_ns);
             }
+            // Its phases in order: records only where IFMA tasks convert them.
+            let phases: Vec<&str> = trace.phases.iter().map(|p| p.0).collect();
+            if report.chosen().uses_ifma() {
+                assert_eq!(phases, ["digits", "records", "tasks", "combine"]);
+            } else {
+                assert_eq!(phases, ["digits", "tasks", "combine"]);
+            }
         }
     }
 }
