@@ -99,7 +99,7 @@ impl<const L: usize> Field52<L> {
         }
         let pinv = inv.wrapping_neg() & MASK;
         // R² mod p by doubling 1, 2·52·L times, passing R²/2^(64·N) on the way (N = the
-        // arkworks limbs: 64·N ≤ 52·L, as the modulus fits both).
+        // arkworks limbs: 64·N < bits + 64 ≤ 2·52·L for any modulus of 64 bits or more).
         let mut r2 = [0u64; L];
         r2[0] = 1;
         let mut from_montgomery64 = r2;
