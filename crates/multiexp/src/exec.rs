@@ -331,6 +331,12 @@ pub(crate) fn execute<P: SWCurveConfig>(
             return execute_streamed(plan, points, digits, (engine, limbs), trace, STREAM_BLOCK);
         }
     }
+    if fuses(plan) {
+        let limbs = crate::ifma::limbs_of::<P::BaseField>();
+        if let (Some(engine), Some(limbs)) = (engine, limbs) {
+            return execute_fused(plan, points, digits, (engine, limbs), trace, FUSED_BLOCK);
+        }
+    }
     let tasks = plan.tasks();
     let schedule = plan.schedule();
     let converting = Instant::now();
@@ -497,6 +503,96 @@ fn execute_streamed<P: SWCurveConfig>(
         t.phases.push(("tasks", run_ns - records_ns));
         t.phases
             .push(("combine", started.elapsed().as_nanos() as u64 - run_ns));
+    }
+    Ok((sum, trace))
+}
+
+/// Points per block of a fused task ([`fuses`]): its records take 2·L u64 a point, 640 KiB
+/// (BN254, L = 5) to 1 MiB (L = 8), so a block is converted and read back while it is in L2;
+/// each block ends with the processor's batch drained, a few part-filled batches against the
+/// eight or more full ones of a block.
+pub const FUSED_BLOCK: usize = 1 << 13;
+
+/// Whether `plan` runs fused: IFMA tasks over a single chunk (a small-scalar class, K = 1),
+/// every worker with a task of its own. Each point then feeds exactly one task, so the task
+/// converts its own point range, block by block, into a buffer of its worker that stays in
+/// cache, and no record array of the whole input is written: at 2^20 points that array is
+/// 80–128 MiB of fresh pages, and their first-touch faults cost as much as a fifth of the
+/// run. The conversion work is the same and its share per worker too (the split plans' parts
+/// are even ranges); plans with K > 1 chunks would convert every point K times, and a worker
+/// without a task would leave the conversion to the others, so those convert up front.
+pub fn fuses(plan: &Plan) -> bool {
+    plan.uses_ifma() && plan.chunks() == 1 && plan.schedule().iter().all(|m| !m.is_empty())
+}
+
+/// The fused executor (see [`fuses`]), converting each task's points in blocks of `block`
+/// on `engine` with `limbs` limbs. Its trace's "records" phase is the conversion time within
+/// the tasks, the mean over workers.
+fn execute_fused<P: SWCurveConfig>(
+    plan: &Plan,
+    points: &[Affine<P>],
+    digits: &Digits,
+    (engine, limbs): (Engine, usize),
+    trace: bool,
+    block: usize,
+) -> Result<(Projective<P>, Option<Trace>), Error> {
+    let tasks = plan.tasks();
+    let schedule = plan.schedule();
+    let workers = schedule.len().max(1) as u64;
+    let started = Instant::now();
+    let per_worker = on_workers(schedule, |worker, mine| {
+        let mut buckets = BucketSet::<P>::with_engine(Some(engine));
+        let mut buffer = Vec::new();
+        let mut converting = 0u64;
+        let mut out = Vec::with_capacity(mine.len());
+        for t in mine {
+            let task = &tasks[t];
+            let start = trace.then(|| started.elapsed().as_nanos() as u64);
+            let chunk_digits = digits.chunk(task.chunk);
+            let shape = plan.shape_for(task, &chunk_digits[task.start..task.end]);
+            let sum = if shape.processor == Processor::BatchAffineIfma {
+                buckets.begin(shape);
+                for lo in (task.start..task.end).step_by(block.max(1)) {
+                    let hi = (lo + block.max(1)).min(task.end);
+                    let len = 2 * limbs * (hi - lo);
+                    if buffer.len() < len {
+                        buffer.resize(len, 0u64);
+                    }
+                    let converted = trace.then(Instant::now);
+                    convert_records(engine, &points[lo..hi], limbs, &mut buffer[..len]);
+                    if let Some(at) = converted {
+                        converting += at.elapsed().as_nanos() as u64;
+                    }
+                    let records = RecordSlice {
+                        limbs,
+                        data: &buffer[..len],
+                    };
+                    buckets.accumulate(&points[lo..hi], Some(records), &chunk_digits[lo..hi]);
+                }
+                buckets.finish()
+            } else {
+                let range = task.start..task.end;
+                buckets.process(shape, &points[range.clone()], None, &chunk_digits[range])
+            };
+            let record = start.map(|start_ns| TaskRecord {
+                task: t,
+                worker,
+                start_ns,
+                end_ns: started.elapsed().as_nanos() as u64,
+            });
+            out.push((task.chunk, sum.into_projective(), record));
+        }
+        (out, converting)
+    })?;
+    let tasks_ns = started.elapsed().as_nanos() as u64;
+    let converting: u64 = per_worker.iter().map(|(_, c)| c).sum();
+    let per_worker = per_worker.into_iter().map(|(out, _)| out).collect();
+    let (sum, mut trace) = combine(plan, per_worker, trace);
+    if let Some(t) = trace.as_mut() {
+        t.phases.push(("records", converting / workers));
+        t.phases.push(("tasks", tasks_ns));
+        t.phases
+            .push(("combine", started.elapsed().as_nanos() as u64 - tasks_ns));
     }
     Ok((sum, trace))
 }
@@ -722,11 +818,71 @@ mod tests {
         }
     }
 
+    /// Fused runs of a class of 8-bit scalars (one chunk), unsplit and cut into 2 and 5
+    /// parts on one to three workers, in blocks that divide nothing, equal arkworks' MSM and
+    /// record the LPT assignment; the executor takes the fused path exactly where every
+    /// worker has a task.
+    fn check_fused<P: SWCurveConfig>(engine: Engine) {
+        let limbs = crate::ifma::limbs_of::<P::BaseField>().expect("an IFMA curve");
+        let n = 1100;
+        let points = crate::sample::points::<P>(n, 4);
+        let scalars =
+            crate::sample::scalars_of::<P::ScalarField>(n, 4, crate::sample::Distribution::U8);
+        let expected = <Projective<P> as VariableBaseMSM>::msm_unchecked(&points, &scalars);
+        let spec = crate::spec_of::<P>();
+        for (split, workers) in [
+            (crate::SplitPolicy::Never, 1),
+            (crate::SplitPolicy::Never, 2),
+            (crate::SplitPolicy::Parts(2), 2),
+            (crate::SplitPolicy::Parts(5), 3),
+        ] {
+            let options = PlanOptions {
+                window: Some(9),
+                split,
+                processor: Some(Processor::BatchAffineIfma),
+                ifma: true,
+                ..PlanOptions::default()
+            };
+            let planner = Planner::new(&spec, Profile::builtin().weights_for(&spec, true), options)
+                .unwrap()
+                .for_bits(8);
+            let plan = planner.plan(n, workers);
+            assert_eq!(plan.chunks(), 1);
+            assert_eq!(
+                fuses(&plan),
+                workers == 1 || split != crate::SplitPolicy::Never
+            );
+            if fuses(&plan) {
+                // No record array of all n: a buffer per worker of its task's points.
+                let record = 16 * limbs as u64;
+                let tasks = plan.tasks().len() as u64;
+                let longest = (n as u64).div_ceil(tasks);
+                assert_eq!(
+                    plan.memory().records,
+                    (workers as u64).min(tasks) * longest * record
+                );
+            }
+            let digits = digits(&scalars, plan.windowing(), workers).unwrap();
+            for block in [1, 7, 64, 333, n] {
+                let (got, trace) =
+                    execute_fused(&plan, &points, &digits, (engine, limbs), true, block).unwrap();
+                assert_eq!(got, expected, "{split:?} on {workers}, block {block}");
+                let trace = trace.unwrap();
+                assert_eq!(trace.assignment(workers), plan.schedule(), "block {block}");
+                let phases: Vec<&str> = trace.phases.iter().map(|p| p.0).collect();
+                assert_eq!(phases, ["records", "tasks", "combine"]);
+            }
+        }
+    }
+
     fn every_limb_count(engine: Engine) {
         check::<ark_bn254::g1::Config>(engine);
         check::<ark_secp256r1::Config>(engine);
         check::<ark_bls12_381::g1::Config>(engine);
         check::<crate::curves::bls24_315::g1::Config>(engine);
+        check_fused::<ark_bn254::g1::Config>(engine);
+        check_fused::<ark_bls12_381::g1::Config>(engine);
+        check_fused::<crate::curves::bls24_315::g1::Config>(engine);
     }
 
     /// A table run cut into 1..=4 parts by points, on one to three workers,

@@ -8,7 +8,7 @@
 //! model ([`cost`]), makespans ([`makespan`]), the probes that let the sweep solve decisions
 //! over intervals ([`probe`]), gnark-crypto's split models ([`legacy`]) and the sweep
 //! ([`sweep`]); the digit layout ([`Windowing`]); the executor's sizes ([`available_cores`],
-//! [`available_workers`], [`streams`]); the batch sizes of the batch-affine processors;
+//! [`available_workers`], [`streams`], [`fuses`]); the batch sizes of the batch-affine processors;
 //! deterministic random inputs ([`sample`]).
 
 use ark_ec::short_weierstrass::SWCurveConfig;
@@ -16,7 +16,7 @@ use ark_ec::short_weierstrass::SWCurveConfig;
 pub use crate::bucket::{batch_size, ifma_batch_size};
 pub use crate::digits::{Windowing, MAX_WINDOW};
 pub use crate::exec::{
-    available_cores, available_memory, available_workers, streams, STREAM_BLOCK,
+    available_cores, available_memory, available_workers, fuses, streams, FUSED_BLOCK, STREAM_BLOCK,
 };
 pub use crate::ifma::Engine;
 pub use crate::plan::planner::{

@@ -80,7 +80,8 @@ impl CurveVisitor for MemoryRun {
                 "{}",
                 json!({
                     "curve": spec.name, "n": n, "threads": plan.workers(), "plan": plan.describe(),
-                    "streamed": multiexp::unstable::streams(&plan), "ms": ms,
+                    "streamed": multiexp::unstable::streams(&plan),
+                    "fused": multiexp::unstable::fuses(&plan), "ms": ms,
                     "points_bytes": points_b, "scalars_bytes": scalars_b,
                     "digits_bytes": digits_b, "rss_before_bytes": before, "peak_rss_bytes": peak,
                     "working_bytes": working, "ratio": ratio,
@@ -101,6 +102,7 @@ impl CurveVisitor for MemoryRun {
                     "streamed records      {}",
                     multiexp::unstable::streams(&plan)
                 );
+                println!("fused records         {}", multiexp::unstable::fuses(&plan));
                 println!("points                {:>10.1} MiB", mib(points_b));
                 println!("scalars               {:>10.1} MiB", mib(scalars_b));
                 println!("digits (2·n·K)        {:>10.1} MiB", mib(digits_b));

@@ -98,25 +98,14 @@ impl<const L: usize> Field52<L> {
             inv = inv.wrapping_mul(2u64.wrapping_sub(p[0].wrapping_mul(inv)));
         }
         let pinv = inv.wrapping_neg() & MASK;
-        // R² mod p by doubling 1, 2·52·L times, passing R²/2^(64·N) on the way (N = the
-        // arkworks limbs: 64·N < bits + 64 ≤ 2·52·L for any modulus of 64 bits or more).
-        let mut r2 = [0u64; L];
-        r2[0] = 1;
-        let mut from_montgomery64 = r2;
-        for i in 0..(104 * L) {
-            if i == 104 * L - 64 * m64.len() {
-                from_montgomery64 = r2;
-            }
-            let mut carry = 0;
-            for limb in r2.iter_mut() {
-                let v = (*limb << 1) | carry;
-                carry = v >> 52;
-                *limb = v & MASK;
-            }
-            if geq(&r2, &p) {
-                sub_in_place(&mut r2, &p);
-            }
-        }
+        // R² = 2^(2·52·L) mod p and R²/2^(64·N) = 2^(2·52·L − 64·N) mod p (N = the arkworks
+        // limbs: 64·N < bits + 64 ≤ 2·52·L for any modulus of 64 bits or more), as powers of
+        // 2 in F itself, canonical: a dozen products, where doubling 1 that many times cost
+        // microseconds, paid by every conversion call (one per 512 points of a plain sum).
+        let two_to =
+            |e: usize| to_radix52::<L>(F::from(2u64).pow([e as u64]).into_bigint().as_ref());
+        let r2 = two_to(104 * L);
+        let from_montgomery64 = two_to(104 * L - 64 * m64.len());
         let mut field = Field52 {
             p,
             pinv,

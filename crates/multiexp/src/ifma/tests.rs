@@ -179,6 +179,54 @@ fn emulated_lane_arithmetic_matches_arkworks() {
     every_field(Emulated);
 }
 
+/// The constants of `Field52::of`, computed as powers of 2 in the field, equal 1 doubled
+/// modulo p in radix 2^52 (the definition): R² after 2·52·L doublings, R²/2^(64·N) after
+/// 2·52·L − 64·N; and R³ is R²·R²/R.
+fn constants_are_powers_of_two<F: PrimeField, const L: usize>() {
+    let field = Field52::<L>::of::<F>().expect("an eligible field");
+    let p = field.p;
+    let mut v = [0u64; L];
+    v[0] = 1;
+    let n64 = F::MODULUS.as_ref().len();
+    let mut from_montgomery64 = v;
+    for i in 0..104 * L {
+        if i == 104 * L - 64 * n64 {
+            from_montgomery64 = v;
+        }
+        let mut carry = 0;
+        for limb in v.iter_mut() {
+            let t = (*limb << 1) | carry;
+            carry = t >> 52;
+            *limb = t & ((1 << 52) - 1);
+        }
+        let big = (0..L)
+            .rev()
+            .find(|&k| v[k] != p[k])
+            .is_none_or(|k| v[k] > p[k]);
+        if big {
+            let mut borrow = 0i64;
+            for k in 0..L {
+                let d = v[k] as i64 - p[k] as i64 + borrow;
+                borrow = d >> 52;
+                v[k] = (d as u64) & ((1 << 52) - 1);
+            }
+        }
+    }
+    assert_eq!(field.r2, v, "R²");
+    assert_eq!(field.from_montgomery64, from_montgomery64, "R²/2^(64N)");
+    assert_eq!(field.r3, field.mul_scalar(&v, &v), "R³");
+}
+
+#[test]
+fn field_constants_are_powers_of_two_reduced_modulo_p() {
+    constants_are_powers_of_two::<ark_bn254::Fq, 5>();
+    constants_are_powers_of_two::<ark_secp256k1::Fq, 5>();
+    constants_are_powers_of_two::<ark_secp256r1::Fq, 5>();
+    constants_are_powers_of_two::<ark_bls12_381::Fq, 8>();
+    constants_are_powers_of_two::<ark_bls12_377::Fq, 8>();
+    constants_are_powers_of_two::<crate::curves::bls24_315::Fq, 7>();
+}
+
 #[test]
 fn the_eligibility_rule_takes_prime_fields_of_5_7_or_8_limbs() {
     assert_eq!(limbs_of::<ark_bn254::Fq>(), Some(5));

@@ -90,9 +90,14 @@ impl ScalarStats {
     /// Counts one scalar of class code `code` (class, and 0x80 if negated).
     #[inline(always)]
     pub(crate) fn count(&mut self, code: u8) {
+        self.count_many(code, 1);
+    }
+
+    /// Counts `times` scalars of class code `code`.
+    pub(crate) fn count_many(&mut self, code: u8, times: usize) {
         let c = (code & !crate::classes::NEGATED) as usize;
-        self.counts[c] += 1;
-        self.negated[c] += (code & crate::classes::NEGATED != 0) as usize;
+        self.counts[c] += times;
+        self.negated[c] += times * (code & crate::classes::NEGATED != 0) as usize;
     }
 
     /// Adds the counts of `other`.

@@ -332,6 +332,11 @@ impl Plan {
         let records = if self.uses_ifma() {
             let held = if crate::exec::streams(self) {
                 n.min(crate::exec::STREAM_BLOCK as u64)
+            } else if crate::exec::fuses(self) {
+                // Per worker, a buffer of one block of its longest task.
+                let longest = n.div_ceil(self.chunks[0].parts.max(1) as u64);
+                self.workers.min(self.tasks_count()) as u64
+                    * longest.min(crate::exec::FUSED_BLOCK as u64)
             } else {
                 n
             };
