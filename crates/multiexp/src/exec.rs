@@ -372,26 +372,34 @@ pub(crate) fn execute<P: SWCurveConfig>(
         out
     })?;
     let tasks_ns = started.elapsed().as_nanos() as u64;
-    let (sum, mut trace) = combine(plan, per_worker, trace);
-    if let Some(t) = trace.as_mut() {
-        if records.is_some() {
-            t.phases.push(("records", records_ns));
-        }
-        t.phases.push(("tasks", tasks_ns));
-        t.phases
-            .push(("combine", started.elapsed().as_nanos() as u64 - tasks_ns));
-    }
-    Ok((sum, trace))
+    let times = RunTimes {
+        started,
+        records: records.map(|_| records_ns),
+        tasks: tasks_ns,
+        tasks_end: tasks_ns,
+    };
+    Ok(combine(plan, per_worker, trace, times))
 }
 
 /// One finished task: its chunk, its partial chunk sum, its trace record.
 type Finished<P> = (usize, Projective<P>, Option<TaskRecord>);
 
-/// Merges the partial sums of every chunk, then Horner over the chunks.
+/// When a run's phases ended, for its trace: the record conversion's time (`None`: no
+/// records), the tasks' time, and the ns since `started` at which the tasks ended.
+struct RunTimes {
+    started: Instant,
+    records: Option<u64>,
+    tasks: u64,
+    tasks_end: u64,
+}
+
+/// Merges the partial sums of every chunk, then Horner over the chunks; the trace, if asked
+/// for, gets the phases records (where converted), tasks and combine (this merge).
 fn combine<P: SWCurveConfig>(
     plan: &Plan,
     per_worker: Vec<Vec<Finished<P>>>,
     trace: bool,
+    times: RunTimes,
 ) -> (Projective<P>, Option<Trace>) {
     let mut chunk_sums = vec![Projective::<P>::zero(); plan.chunks()];
     let mut records = Vec::new();
@@ -400,13 +408,18 @@ fn combine<P: SWCurveConfig>(
         records.extend(record);
     }
     let result = horner(&chunk_sums, plan.window());
-    (
-        result,
-        trace.then_some(Trace {
+    let trace = trace.then(|| {
+        let mut phases: Vec<(&'static str, u64)> =
+            times.records.map(|r| ("records", r)).into_iter().collect();
+        phases.push(("tasks", times.tasks));
+        let end = times.started.elapsed().as_nanos() as u64;
+        phases.push(("combine", end - times.tasks_end));
+        Trace {
             tasks: records,
-            phases: Vec::new(),
-        }),
-    )
+            phases,
+        }
+    });
+    (result, trace)
 }
 
 /// Points per block of a streamed run.
@@ -497,14 +510,13 @@ fn execute_streamed<P: SWCurveConfig>(
             .collect()
     })?;
     let run_ns = started.elapsed().as_nanos() as u64;
-    let (sum, mut trace) = combine(plan, per_worker, trace);
-    if let Some(t) = trace.as_mut() {
-        t.phases.push(("records", records_ns));
-        t.phases.push(("tasks", run_ns - records_ns));
-        t.phases
-            .push(("combine", started.elapsed().as_nanos() as u64 - run_ns));
-    }
-    Ok((sum, trace))
+    let times = RunTimes {
+        started,
+        records: Some(records_ns),
+        tasks: run_ns - records_ns,
+        tasks_end: run_ns,
+    };
+    Ok(combine(plan, per_worker, trace, times))
 }
 
 /// Points per block of a fused task ([`fuses`]): its records take 2·L u64 a point, 640 KiB
@@ -587,14 +599,13 @@ fn execute_fused<P: SWCurveConfig>(
     let tasks_ns = started.elapsed().as_nanos() as u64;
     let converting: u64 = per_worker.iter().map(|(_, c)| c).sum();
     let per_worker = per_worker.into_iter().map(|(out, _)| out).collect();
-    let (sum, mut trace) = combine(plan, per_worker, trace);
-    if let Some(t) = trace.as_mut() {
-        t.phases.push(("records", converting / workers));
-        t.phases.push(("tasks", tasks_ns));
-        t.phases
-            .push(("combine", started.elapsed().as_nanos() as u64 - tasks_ns));
-    }
-    Ok((sum, trace))
+    let times = RunTimes {
+        started,
+        records: Some(converting / workers),
+        tasks: tasks_ns,
+        tasks_end: tasks_ns,
+    };
+    Ok(combine(plan, per_worker, trace, times))
 }
 
 /// A table of bases as [`execute_table`] reads it: `copies` blocks of `n` points, block j
