@@ -133,6 +133,27 @@ fn oversubscribed_pool(workers: usize) -> Result<Arc<ThreadPool>, Error> {
     Ok(pool)
 }
 
+/// Runs `f` on a thread of the pool that its parallel phases will use, so that an MSM's
+/// phases (classes, digits, records, tasks) are handed to the workers from inside the pool:
+/// a caller outside it (the main thread) hands the MSM over once and sleeps until it is done,
+/// instead of once a phase, and each phase finds the other workers still spinning from the
+/// one before. Inline where `workers` ≤ 1 or the caller is already a worker of a big enough
+/// pool; on rayon's global pool where it has a thread per worker; else on the kept pool of
+/// exactly `workers` threads that [`on_workers`] would use.
+pub(crate) fn in_pool<R: Send>(
+    workers: usize,
+    f: impl FnOnce() -> Result<R, Error> + Send,
+) -> Result<R, Error> {
+    let threads = rayon::current_num_threads();
+    if workers <= 1 || (rayon::current_thread_index().is_some() && workers <= threads) {
+        f()
+    } else if workers <= threads {
+        rayon::scope(|_| f())
+    } else {
+        oversubscribed_pool(workers)?.install(f)
+    }
+}
+
 /// Runs `f(w, items[w])` for every worker w = 0..items.len() at once, each as its own job,
 /// and returns the results in worker order. The jobs run on the caller's rayon pool (the
 /// global one outside any pool) when it has a thread per worker, else on a pool of exactly
@@ -954,6 +975,41 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn in_pool_runs_on_a_pool_with_a_thread_per_worker() {
+        let global = rayon::current_num_threads();
+        // From outside any pool (a test thread): inline for one worker, else on a worker of
+        // the global pool where it has a thread per worker, or of a pool of exactly that many.
+        for workers in [1, 2, global, global + 1] {
+            let (index, threads) = in_pool(workers, || {
+                Ok((rayon::current_thread_index(), rayon::current_num_threads()))
+            })
+            .unwrap();
+            if workers <= 1 {
+                assert_eq!(index, None, "one worker runs inline");
+                continue;
+            }
+            assert!(index.is_some(), "{workers} workers: on a pool's thread");
+            assert_eq!(threads, if workers <= global { global } else { workers });
+        }
+        // On a worker of a big enough pool: inline, on that same thread; errors pass through.
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let me = rayon::current_thread_index();
+            assert_eq!(
+                in_pool(3, || Ok(rayon::current_thread_index())).unwrap(),
+                me
+            );
+            let err = in_pool(2, || Err::<(), _>(Error::InvalidThreads));
+            assert!(matches!(err, Err(Error::InvalidThreads)));
+            // A pool too small: the run moves to one of exactly `workers` threads.
+            assert_eq!(in_pool(5, || Ok(rayon::current_num_threads())).unwrap(), 5);
+        });
     }
 
     #[test]

@@ -229,14 +229,16 @@ pub fn execute_plan<P: SWCurveConfig>(
     }
     check_memory("this MSM (digits, records, buckets)", plan.memory().total())?;
     asm::notice_once();
-    let started = std::time::Instant::now();
-    let digits = exec::digits(scalars, plan.windowing(), plan.workers())?;
-    let digits_ns = started.elapsed().as_nanos() as u64;
-    let (sum, mut trace) = exec::execute(plan, points, &digits, trace)?;
-    if let Some(t) = trace.as_mut() {
-        t.phases.insert(0, ("digits", digits_ns));
-    }
-    Ok((sum, trace))
+    exec::in_pool(plan.workers(), || {
+        let started = std::time::Instant::now();
+        let digits = exec::digits(scalars, plan.windowing(), plan.workers())?;
+        let digits_ns = started.elapsed().as_nanos() as u64;
+        let (sum, mut trace) = exec::execute(plan, points, &digits, trace)?;
+        if let Some(t) = trace.as_mut() {
+            t.phases.insert(0, ("digits", digits_ns));
+        }
+        Ok((sum, trace))
+    })
 }
 
 /// An error if `needed` bytes exceed what the system has available (no check where that is
@@ -312,7 +314,23 @@ pub fn msm_with<P: SWCurveConfig>(
     check_lengths(points, scalars)?;
     let planner = planner_for::<P>(config)?;
     let workers = config.workers()?;
-    if config.classes == ClassPolicy::Off || points.is_empty() {
+    if points.is_empty() {
+        return Ok(Projective::<P>::zero());
+    }
+    exec::in_pool(workers, || {
+        msm_in_pool(points, scalars, config, &planner, workers)
+    })
+}
+
+/// [`msm_with`]'s work, on a thread of the pool its phases run on.
+fn msm_in_pool<P: SWCurveConfig>(
+    points: &[Affine<P>],
+    scalars: &[P::ScalarField],
+    config: &Config,
+    planner: &Planner,
+    workers: usize,
+) -> Result<Projective<P>, Error> {
+    if config.classes == ClassPolicy::Off {
         let plan = planner.plan(points.len(), workers);
         return execute_plan(points, scalars, &plan, false).map(|(r, _)| r);
     }

@@ -81,10 +81,24 @@ pub fn msm_many_with<P: SWCurveConfig>(
     check_batches(n, batches)?;
     let planner = planner_for::<P>(config)?;
     let workers = config.workers()?;
-    let mut out = vec![Projective::<P>::zero(); batches.len()];
     if n == 0 {
-        return Ok(out);
+        return Ok(vec![Projective::<P>::zero(); batches.len()]);
     }
+    crate::exec::in_pool(workers, || {
+        many_in_pool(points, batches, config, &planner, workers)
+    })
+}
+
+/// [`msm_many_with`]'s work, on a thread of the pool its phases run on.
+fn many_in_pool<P: SWCurveConfig>(
+    points: &[Affine<P>],
+    batches: &[&[P::ScalarField]],
+    config: &Config,
+    planner: &Planner,
+    workers: usize,
+) -> Result<Vec<Projective<P>>, Error> {
+    let n = points.len();
+    let mut out = vec![Projective::<P>::zero(); batches.len()];
     // Classes keep their own path: a vector they may speed up runs alone.
     let alone = |s: &[P::ScalarField]| match config.classes {
         ClassPolicy::Off => false,
@@ -106,7 +120,7 @@ pub fn msm_many_with<P: SWCurveConfig>(
     }
     let jobs: Vec<&[P::ScalarField]> = shared.iter().map(|&q| batches[q]).collect();
     let price = planner.plan_many(n, jobs.len(), workers, point_bytes::<P>());
-    let sums = match glv_many::<P>(&planner, n, jobs.len(), workers, &price) {
+    let sums = match glv_many::<P>(planner, n, jobs.len(), workers, &price) {
         Some((glv, glv_planner, glv_price)) => {
             // The images and one vector's halves exist beside what the shared job holds.
             let held = shared_bytes(&glv_planner, &glv_price, 2 * n, jobs.len());
@@ -128,7 +142,7 @@ pub fn msm_many_with<P: SWCurveConfig>(
         }
         None => {
             let run = |table: TableRef<'_, P>, run: &TableRun| run_jobs(table, run, &jobs, workers);
-            run_shared(config, &planner, &price, points, jobs.len(), run)?
+            run_shared(config, planner, &price, points, jobs.len(), run)?
         }
     };
     for (q, sum) in shared.into_iter().zip(sums) {
@@ -661,7 +675,7 @@ impl<P: SWCurveConfig> PrecomputedBases<P> {
         let digit_bytes = 2 * (self.n as u64) * layout.chunks as u64 * batches.len() as u64;
         check_memory("these MSMs' digits", digit_bytes)?;
         crate::asm::notice_once();
-        run_jobs(table, &run, batches, workers)
+        crate::exec::in_pool(workers, || run_jobs(table, &run, batches, workers))
     }
 }
 
