@@ -89,8 +89,13 @@ pub struct Timed<R> {
     pub result: R,
 }
 
-/// Runs every contender once to warm up, then `reps` rounds A B C A B C ..., so that drift of
-/// the machine's speed hits all of them alike.
+/// Runs every contender once to warm up, then `reps` rounds in a rotating order (A B C,
+/// B C A, C A B, A B C ...), so that drift of the machine's speed hits all of them alike, and
+/// so does what a run leaves behind for the next. The rotation matters on virtual machines:
+/// after a long run that leaves a core idle (halo2curves' 2^16 MSMs run on 1.5 of 2 cores), a
+/// 2-thread MSM that follows runs up to 60% slower for some milliseconds, whichever library
+/// it is (docs/bench/interleave-order-gnr-raw.txt); in a fixed order one contender would
+/// always pay it.
 pub fn interleave<R>(reps: usize, contenders: Vec<Contender<'_, R>>) -> Vec<Timed<R>> {
     let mut out: Vec<Timed<R>> = Vec::new();
     let mut runs = Vec::new();
@@ -103,12 +108,14 @@ pub fn interleave<R>(reps: usize, contenders: Vec<Contender<'_, R>>) -> Vec<Time
         });
         runs.push(c.run);
     }
-    for _ in 0..reps.max(1) {
-        for (t, run) in out.iter_mut().zip(runs.iter_mut()) {
+    let m = runs.len();
+    for round in 0..reps.max(1) {
+        for k in 0..m {
+            let i = (round + k) % m;
             let start = Instant::now();
-            let r = run();
-            t.samples.push(start.elapsed().as_secs_f64() * 1e3);
-            t.result = r;
+            let r = runs[i]();
+            out[i].samples.push(start.elapsed().as_secs_f64() * 1e3);
+            out[i].result = r;
         }
     }
     out
@@ -251,4 +258,38 @@ pub fn load_profile(flag: Option<&Path>) -> (Arc<Profile>, ProfileSource) {
         eprintln!("{w}");
     }
     (found.profile, found.source)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::RefCell;
+
+    #[test]
+    fn interleave_rotates_the_order_and_keeps_each_contenders_samples() {
+        let calls = RefCell::new(Vec::new());
+        let contenders: Vec<Contender<'_, usize>> = (0..3)
+            .map(|i| Contender {
+                name: format!("c{i}"),
+                run: Box::new({
+                    let calls = &calls;
+                    move || {
+                        calls.borrow_mut().push(i);
+                        i
+                    }
+                }),
+            })
+            .collect();
+        let timed = interleave(4, contenders);
+        // The warm-up in the given order, then rounds A B C, B C A, C A B, A B C.
+        assert_eq!(
+            *calls.borrow(),
+            [0, 1, 2, 0, 1, 2, 1, 2, 0, 2, 0, 1, 0, 1, 2]
+        );
+        for (i, t) in timed.iter().enumerate() {
+            assert_eq!(t.name, format!("c{i}"));
+            assert_eq!(t.samples.len(), 4);
+            assert_eq!(t.result, i);
+        }
+    }
 }
