@@ -314,26 +314,13 @@ pub fn msm_with<P: SWCurveConfig>(
     check_lengths(points, scalars)?;
     let planner = planner_for::<P>(config)?;
     let workers = config.workers()?;
-    if points.is_empty() {
-        return Ok(Projective::<P>::zero());
-    }
-    exec::in_pool(workers, || {
-        msm_in_pool(points, scalars, config, &planner, workers)
-    })
-}
-
-/// [`msm_with`]'s work, on a thread of the pool its phases run on.
-fn msm_in_pool<P: SWCurveConfig>(
-    points: &[Affine<P>],
-    scalars: &[P::ScalarField],
-    config: &Config,
-    planner: &Planner,
-    workers: usize,
-) -> Result<Projective<P>, Error> {
-    if config.classes == ClassPolicy::Off {
+    if config.classes == ClassPolicy::Off || points.is_empty() {
         let plan = planner.plan(points.len(), workers);
         return execute_plan(points, scalars, &plan, false).map(|(r, _)| r);
     }
+    // Each run below hands its phases to the pool from one of its workers (exec::in_pool),
+    // and runs inline where it needs one worker: an input that costs a scan (all zero, a
+    // few ±1) never wakes the pool.
     let n = points.len();
     if config.classes == ClassPolicy::Auto && classes::sample_is_full(scalars) {
         // Uniform-looking scalars: unless GLV pays for them, the one-MSM digit pass counts
@@ -343,10 +330,17 @@ fn msm_in_pool<P: SWCurveConfig>(
         if let (false, Some(plan)) = (uniform.uses_classes(), uniform.whole()) {
             check_memory("this MSM (digits, records, buckets)", plan.memory().total())?;
             asm::notice_once();
-            let (digits, stats) = exec::digits_counting(scalars, plan.windowing(), plan.workers())?;
-            let all_full = stats.counts[crate::plan::classes::FULL] == n;
-            if all_full || !planner.plan_classes(&stats, workers).uses_classes() {
-                return exec::execute(plan, points, &digits, false).map(|(r, _)| r);
+            let done = exec::in_pool(plan.workers(), || {
+                let (digits, stats) =
+                    exec::digits_counting(scalars, plan.windowing(), plan.workers())?;
+                let all_full = stats.counts[crate::plan::classes::FULL] == n;
+                if all_full || !planner.plan_classes(&stats, workers).uses_classes() {
+                    return exec::execute(plan, points, &digits, false).map(|(r, _)| Some(r));
+                }
+                Ok(None)
+            })?;
+            if let Some(sum) = done {
+                return Ok(sum);
             }
         }
     }
@@ -368,7 +362,16 @@ fn msm_in_pool<P: SWCurveConfig>(
             .unwrap_or(0);
         check_memory("this MSM by scalar classes", pass.saturating_add(most))?;
         let engine = config.ifma.engine();
-        return classes::execute_classes(points, &classified, &class_plan, engine);
+        let busy = class_plan
+            .groups()
+            .iter()
+            .map(|g| g.plan.workers())
+            .chain((class_plan.ones() > 0).then(|| class_plan.ones_workers()))
+            .max()
+            .unwrap_or(1);
+        return exec::in_pool(busy, || {
+            classes::execute_classes(points, &classified, &class_plan, engine)
+        });
     }
     let plan = match class_plan.whole() {
         Some(plan) => plan.clone(),
