@@ -89,13 +89,13 @@ pub struct Timed<R> {
     pub result: R,
 }
 
-/// Runs every contender once to warm up, then `reps` rounds in a rotating order (A B C,
-/// B C A, C A B, A B C ...), so that drift of the machine's speed hits all of them alike, and
-/// so does what a run leaves behind for the next. The rotation matters on virtual machines:
-/// after a long run that leaves a core idle (halo2curves' 2^16 MSMs run on 1.5 of 2 cores), a
-/// 2-thread MSM that follows runs up to 60% slower for some milliseconds, whichever library
-/// it is (docs/bench/interleave-order-gnr-raw.txt); in a fixed order one contender would
-/// always pay it.
+/// Runs every contender once to warm up, then `reps` rounds, each in its own order (see
+/// [`round_orders`]), so that drift of the machine's speed hits all of them alike, and so
+/// does what a run leaves behind for the next one. The order matters on virtual machines:
+/// after a long run that leaves a core idle (halo2curves' 2^16 MSMs keep 1.5 of 2 cores busy),
+/// a 2-thread MSM that follows runs up to 60% slower, whichever library it is
+/// (docs/bench/interleave-order-gnr-raw.txt). In a fixed order A B C, and in its rotations
+/// too, A always follows C.
 pub fn interleave<R>(reps: usize, contenders: Vec<Contender<'_, R>>) -> Vec<Timed<R>> {
     let mut out: Vec<Timed<R>> = Vec::new();
     let mut runs = Vec::new();
@@ -108,14 +108,69 @@ pub fn interleave<R>(reps: usize, contenders: Vec<Contender<'_, R>>) -> Vec<Time
         });
         runs.push(c.run);
     }
-    let m = runs.len();
-    for round in 0..reps.max(1) {
-        for k in 0..m {
-            let i = (round + k) % m;
+    for order in round_orders(runs.len(), reps.max(1)) {
+        for i in order {
             let start = Instant::now();
             let r = runs[i]();
             out[i].samples.push(start.elapsed().as_secs_f64() * 1e3);
             out[i].result = r;
+        }
+    }
+    out
+}
+
+/// The orders of `reps` rounds of `m` contenders that follow a warm-up in the order 0..m:
+/// each round is the permutation that keeps the counts of "i runs right after j" most even
+/// over all pairs (i, j), itself included (least sum of squares; the first such one), chosen
+/// among every permutation where m ≤ 5, else among the rotations of 0..m and their reversals.
+/// Deterministic, so that a run repeats. With three contenders and 7 rounds, each follows
+/// each contender (itself too) 1 to 3 times.
+pub fn round_orders(m: usize, reps: usize) -> Vec<Vec<usize>> {
+    let candidates: Vec<Vec<usize>> = if m <= 5 {
+        permutations(m)
+    } else {
+        let rotations = (0..m).map(|r| (0..m).map(|k| (k + r) % m).collect::<Vec<_>>());
+        rotations
+            .clone()
+            .chain(rotations.map(|v| v.into_iter().rev().collect()))
+            .collect()
+    };
+    let mut follows = vec![vec![0u64; m]; m];
+    let mut last = m.saturating_sub(1);
+    let mut out = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let score = |order: &[usize]| {
+            let mut f = follows.clone();
+            let mut prev = last;
+            for &i in order {
+                f[i][prev] += 1;
+                prev = i;
+            }
+            f.iter().flatten().map(|&c| c * c).sum::<u64>()
+        };
+        let Some(best) = candidates.iter().min_by_key(|c| score(c)) else {
+            break;
+        };
+        for &i in best {
+            follows[i][last] += 1;
+            last = i;
+        }
+        out.push(best.clone());
+    }
+    out
+}
+
+/// Every permutation of 0..m, in lexicographic order.
+fn permutations(m: usize) -> Vec<Vec<usize>> {
+    if m == 0 {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for first in 0..m {
+        for rest in permutations(m - 1) {
+            let mut v = vec![first];
+            v.extend(rest.into_iter().map(|x| if x >= first { x + 1 } else { x }));
+            out.push(v);
         }
     }
     out
@@ -266,9 +321,10 @@ mod tests {
     use std::cell::RefCell;
 
     #[test]
-    fn interleave_rotates_the_order_and_keeps_each_contenders_samples() {
+    fn interleave_keeps_each_contenders_samples_in_balanced_rounds() {
         let calls = RefCell::new(Vec::new());
-        let contenders: Vec<Contender<'_, usize>> = (0..3)
+        let (m, reps) = (3, 21);
+        let contenders: Vec<Contender<'_, usize>> = (0..m)
             .map(|i| Contender {
                 name: format!("c{i}"),
                 run: Box::new({
@@ -280,16 +336,58 @@ mod tests {
                 }),
             })
             .collect();
-        let timed = interleave(4, contenders);
-        // The warm-up in the given order, then rounds A B C, B C A, C A B, A B C.
-        assert_eq!(
-            *calls.borrow(),
-            [0, 1, 2, 0, 1, 2, 1, 2, 0, 2, 0, 1, 0, 1, 2]
-        );
+        let timed = interleave(reps, contenders);
+        let calls = calls.into_inner();
+        // The warm-up in the given order, then the rounds of round_orders.
+        let expected: Vec<usize> = (0..m).chain(round_orders(m, reps).concat()).collect();
+        assert_eq!(calls, expected);
         for (i, t) in timed.iter().enumerate() {
             assert_eq!(t.name, format!("c{i}"));
-            assert_eq!(t.samples.len(), 4);
+            assert_eq!(t.samples.len(), reps);
             assert_eq!(t.result, i);
         }
+    }
+
+    #[test]
+    fn round_orders_are_permutations_that_balance_who_follows_whom() {
+        for m in 1..=7 {
+            for reps in [1, 3, 7, 21] {
+                let orders = round_orders(m, reps);
+                assert_eq!(orders.len(), reps);
+                let mut follows = vec![vec![0usize; m]; m];
+                let mut last = m - 1;
+                for order in &orders {
+                    let mut sorted = order.clone();
+                    sorted.sort();
+                    assert_eq!(sorted, (0..m).collect::<Vec<_>>(), "{m} contenders");
+                    for &i in order {
+                        follows[i][last] += 1;
+                        last = i;
+                    }
+                }
+                if m <= 5 && reps >= 7 {
+                    // Even to within a few runs: no pair twice its fair share.
+                    let fair = reps as f64 / m as f64;
+                    for row in &follows {
+                        for &c in row {
+                            assert!((c as f64) <= 2.0 * fair + 1.0, "{m} x {reps}: {follows:?}");
+                        }
+                    }
+                }
+            }
+        }
+        // Three contenders: in 7 rounds each follows each one (itself too) 1 to 3 times.
+        let mut follows = [[0; 3]; 3];
+        let mut last = 2;
+        for i in round_orders(3, 7).concat() {
+            follows[i][last] += 1;
+            last = i;
+        }
+        assert!(
+            follows.iter().flatten().all(|&c| (1..=3).contains(&c)),
+            "{follows:?}"
+        );
+        assert_eq!(permutations(3).len(), 6);
+        assert_eq!(permutations(3)[1], [0, 2, 1]);
     }
 }
