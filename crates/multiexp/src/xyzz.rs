@@ -83,25 +83,23 @@ impl<P: SWCurveConfig> Xyzz<P> {
             *self = Self::from_xy(*x2, *y2);
             return;
         }
-        let u2 = *x2 * self.zz;
-        let s2 = *y2 * self.zzz;
-        let p = crate::field::sub(&u2, &self.x);
-        let r = crate::field::sub(&s2, &self.y);
-        if crate::field::is_zero(&p) {
+        use crate::field::{add, is_zero, mul, square, sub};
+        let u2 = mul(x2, &self.zz);
+        let s2 = mul(y2, &self.zzz);
+        let p = sub(&u2, &self.x);
+        let r = sub(&s2, &self.y);
+        if is_zero(&p) {
             self.add_xy_degenerate(x2, y2, r);
             return;
         }
-        let pp = p.square();
-        let ppp = p * pp;
-        let q = self.x * pp;
-        let x3 = crate::field::sub(
-            &crate::field::sub(&r.square(), &ppp),
-            &crate::field::add(&q, &q),
-        );
-        self.y = crate::field::sub(&(r * crate::field::sub(&q, &x3)), &(self.y * ppp));
+        let pp = square(&p);
+        let ppp = mul(&p, &pp);
+        let q = mul(&self.x, &pp);
+        let x3 = sub(&sub(&square(&r), &ppp), &add(&q, &q));
+        self.y = sub(&mul(&r, &sub(&q, &x3)), &mul(&self.y, &ppp));
         self.x = x3;
-        self.zz *= pp;
-        self.zzz *= ppp;
+        self.zz = mul(&self.zz, &pp);
+        self.zzz = mul(&self.zzz, &ppp);
     }
 
     /// The same x: either a doubling of (x2, y2) or the identity.
@@ -184,13 +182,14 @@ impl<P: SWCurveConfig> Xyzz<P> {
             *self = *other;
             return;
         }
-        let u1 = self.x * other.zz;
-        let u2 = other.x * self.zz;
-        let s1 = self.y * other.zzz;
-        let s2 = other.y * self.zzz;
-        let p = crate::field::sub(&u2, &u1);
-        let r = crate::field::sub(&s2, &s1);
-        if crate::field::is_zero(&p) {
+        use crate::field::{add, is_zero, mul, square, sub};
+        let u1 = mul(&self.x, &other.zz);
+        let u2 = mul(&other.x, &self.zz);
+        let s1 = mul(&self.y, &other.zzz);
+        let s2 = mul(&other.y, &self.zzz);
+        let p = sub(&u2, &u1);
+        let r = sub(&s2, &s1);
+        if is_zero(&p) {
             if r.is_zero() {
                 self.double_in_place();
             } else {
@@ -198,17 +197,14 @@ impl<P: SWCurveConfig> Xyzz<P> {
             }
             return;
         }
-        let pp = p.square();
-        let ppp = p * pp;
-        let q = u1 * pp;
-        let x3 = crate::field::sub(
-            &crate::field::sub(&r.square(), &ppp),
-            &crate::field::add(&q, &q),
-        );
-        self.y = crate::field::sub(&(r * crate::field::sub(&q, &x3)), &(s1 * ppp));
+        let pp = square(&p);
+        let ppp = mul(&p, &pp);
+        let q = mul(&u1, &pp);
+        let x3 = sub(&sub(&square(&r), &ppp), &add(&q, &q));
+        self.y = sub(&mul(&r, &sub(&q, &x3)), &mul(&s1, &ppp));
         self.x = x3;
-        self.zz = self.zz * other.zz * pp;
-        self.zzz = self.zzz * other.zzz * ppp;
+        self.zz = mul(&mul(&self.zz, &other.zz), &pp);
+        self.zzz = mul(&mul(&self.zzz, &other.zzz), &ppp);
     }
 
     /// The same point in arkworks' Jacobian coordinates: (X·ZZ², Y·ZZZ², ZZZ), which is

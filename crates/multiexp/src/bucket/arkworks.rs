@@ -65,7 +65,7 @@ impl<P: SWCurveConfig> ArkworksAffine<P> {
                 let doubling = y == dst[e.dst as usize][1];
                 exceptional.push(Exceptional { index, doubling });
             } else {
-                acc *= d;
+                acc = field::mul(&acc, &d);
             }
             self.den.push(d);
             self.prefix.push(acc);
@@ -84,18 +84,21 @@ impl<P: SWCurveConfig> ArkworksAffine<P> {
             let d_inv = if i == 0 {
                 inv
             } else {
-                inv * self.prefix[i - 1]
+                field::mul(&inv, &self.prefix[i - 1])
             };
-            inv *= self.den[i];
+            inv = field::mul(&inv, &self.den[i]);
             let e = staged[i];
             let (x, y) = src(e.src as usize);
             let b = &mut dst[e.dst as usize];
             let [xa, ya] = *b;
             // (y − ya) for the point, (−y − ya) for its negation.
             let dy = field::sub(&field::neg_if(&y, e.negate), &ya);
-            let lambda = dy * d_inv;
-            let x3 = field::sub(&field::sub(&lambda.square(), &xa), &x);
-            *b = [x3, field::sub(&(lambda * field::sub(&xa, &x3)), &ya)];
+            let lambda = field::mul(&dy, &d_inv);
+            let x3 = field::sub(&field::sub(&field::square(&lambda), &xa), &x);
+            *b = [
+                x3,
+                field::sub(&field::mul(&lambda, &field::sub(&xa, &x3)), &ya),
+            ];
         }
     }
 }
