@@ -116,6 +116,13 @@ impl<P: SWCurveConfig> AffineBackend<P> for ArkworksAffine<P> {
         field::is_infinity(&input[i])
     }
 
+    #[inline(always)]
+    fn prefetch_input(&self, input: &[Affine<P>], i: usize) {
+        if let Some(p) = input.get(i) {
+            prefetch(p);
+        }
+    }
+
     fn input_xy(&self, input: &[Affine<P>], i: usize) -> Option<(P::BaseField, P::BaseField)> {
         input[i].xy()
     }

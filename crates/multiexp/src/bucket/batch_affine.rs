@@ -34,6 +34,12 @@ use crate::xyzz::Xyzz;
 /// Largest conflict queue, as a multiple of the batch size.
 pub(crate) const QUEUE_FACTOR: usize = 2;
 
+/// How many input points ahead [`BatchAffine::accumulate`] hints into L1. The point is first
+/// read there (its infinity test); a batch run between two points evicts the stream from L1,
+/// and before the hint that first read took half of `accumulate`'s samples (`perf annotate`,
+/// portable BN254 2^20, c = 16).
+const INPUT_AHEAD: usize = 8;
+
 /// One staged addition dst[dst] += ±src[src].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Staged {
@@ -67,6 +73,8 @@ pub(crate) trait AffineBackend<P: SWCurveConfig> {
     fn reserve(&self, array: &mut Self::Array, len: usize);
     /// Whether input point `i` is the point at infinity.
     fn is_infinity(&self, input: Self::Input<'_>, i: usize) -> bool;
+    /// Hints input point `i`'s cache lines into L1 (nothing past the end).
+    fn prefetch_input(&self, input: Self::Input<'_>, i: usize);
     /// The arkworks coordinates of input point `i`, `None` at infinity (the cold path: a
     /// doubling or a full conflict queue sends the point to an XYZZ overflow bucket).
     fn input_xy(&self, input: Self::Input<'_>, i: usize) -> Option<(P::BaseField, P::BaseField)>;
@@ -243,6 +251,7 @@ impl<P: SWCurveConfig, F: AffineBackend<P>> BatchAffine<P, F> {
     pub(crate) fn accumulate(&mut self, input: F::Input<'_>, digits: &[i16]) {
         let (shift, mask) = (self.lanes.trailing_zeros(), self.lanes as u32 - 1);
         for (i, &d) in digits.iter().enumerate() {
+            self.field.prefetch_input(input, i + INPUT_AHEAD);
             if d == 0 {
                 continue;
             }

@@ -321,6 +321,13 @@ impl<P: SWCurveConfig, const L: usize> AffineBackend<P> for RecordAffine<P, L> {
         input[2 * L * i] & INFINITY != 0
     }
 
+    #[inline(always)]
+    fn prefetch_input(&self, input: &[u64], i: usize) {
+        if let Some(rec) = input.get(2 * L * i..2 * L * (i + 1)) {
+            super::prefetch::prefetch_slice(rec);
+        }
+    }
+
     fn input_xy(&self, input: &[u64], i: usize) -> Option<(P::BaseField, P::BaseField)> {
         if self.is_infinity(input, i) {
             return None;
