@@ -39,22 +39,23 @@ fn class(code: u8) -> usize {
 #[inline(always)]
 pub(crate) fn classify_one<F: PrimeField>(s: &F) -> u8 {
     let mut int = F::BigInt::default();
-    classify_into(s, int.as_mut())
+    classify_into(s, &-F::ONE, int.as_mut())
 }
 
 /// The class code of one scalar, its integer in the shorter form (s, or r − s where the code
 /// says [`NEGATED`]) written to `int` (limb for limb) for a size class; zero and ±1 write
-/// nothing.
+/// nothing. `minus_one` is −1 (the caller's, made once: negated here, −1 would be rebuilt
+/// for every scalar).
 #[inline(always)]
-pub(crate) fn classify_into<F: PrimeField>(s: &F, int: &mut [u64]) -> u8 {
+pub(crate) fn classify_into<F: PrimeField>(s: &F, minus_one: &F, int: &mut [u64]) -> u8 {
     if s.is_zero() {
         return ZERO as u8;
     }
     if *s == F::ONE {
         return ONE as u8;
     }
-    // −1, without leaving the Montgomery form.
-    if (*s + F::ONE).is_zero() {
+    // −1, without leaving the Montgomery form: a comparison, as for +1.
+    if s == minus_one {
         return ONE as u8 | NEGATED;
     }
     let big = s.into_bigint();
@@ -192,8 +193,9 @@ pub(crate) fn classify<F: PrimeField>(scalars: &[F], workers: usize) -> Result<C
             .iter()
             .zip(codes.iter_mut())
             .zip(ints.chunks_exact_mut(limbs));
+        let minus_one = -F::ONE;
         for ((s, code), int) in mine {
-            *code = classify_into(s, int);
+            *code = classify_into(s, &minus_one, int);
         }
         stats_of(codes)
     })?;

@@ -356,7 +356,7 @@ mod tests {
             let codes: Vec<u8> = scalars
                 .iter()
                 .zip(ints.chunks_exact_mut(limbs))
-                .map(|(s, int)| crate::classes::classify_into(s, int))
+                .map(|(s, int)| crate::classes::classify_into(s, &-F::ONE, int))
                 .collect();
             // A size class keeps s, or r − s where its code says so.
             for ((&code, s), int) in codes.iter().zip(&scalars).zip(ints.chunks_exact(limbs)) {
