@@ -11,12 +11,31 @@ pub fn multiexp(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
-/// A scratch directory for one test: `area` (the module) and `test` keep the tests of one
-/// process apart.
-pub fn scratch(area: &str, test: &str) -> PathBuf {
+/// A scratch directory for one test, removed with everything in it when the test ends
+/// (passed or failed: the guard drops while a failing test unwinds).
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A fresh scratch directory for one test: `area` (the module) and `test` keep the tests of
+/// one process apart.
+pub fn scratch(area: &str, test: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("multiexp-{area}-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 /// Bytes as text, invalid UTF-8 replaced.

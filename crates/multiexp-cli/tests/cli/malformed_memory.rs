@@ -88,8 +88,8 @@ fn check(what: &str, args: &[&str], file: &str, says: &str) {
 
 #[test]
 fn a_1_gib_file_is_not_read_whole_before_its_first_line_error() {
-    let dir = std::env::temp_dir().join(format!("multiexp-malformed-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    // Removed at the end even when an assertion fails: the files are 1 GiB each.
+    let dir = crate::common::scratch("malformed", "gib");
     let scalars_ok = dir.join("ok.scalars");
     std::fs::write(&scalars_ok, format!("{}\n", "00".repeat(32))).unwrap();
     let points_ok = dir.join("ok.points");
@@ -175,5 +175,4 @@ fn a_1_gib_file_is_not_read_whole_before_its_first_line_error() {
         "/dev/zero",
         "goes on past them",
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,6 +1,6 @@
 //! `--scalars`: benchmarks and plans on the scalar distributions provers have (issue #15).
 
-use crate::common::{multiexp, text};
+use crate::common::{multiexp, scratch, text};
 
 #[test]
 fn every_distribution_benchmarks_against_arkworks_and_agrees() {
@@ -60,8 +60,7 @@ fn compare_and_verify_plan_take_the_distribution_and_time_the_classes() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(stdout.contains("zero scalars dropped"), "{stdout}");
     assert!(stdout.contains("one MSM"), "{stdout}");
-    let dir = std::env::temp_dir().join(format!("multiexp-scalars-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("scalars", "verify");
     let (csv, svg) = (dir.join("v.csv"), dir.join("v.svg"));
     let out = multiexp(&[
         "bench",

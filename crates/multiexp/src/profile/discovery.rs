@@ -155,25 +155,42 @@ mod tests {
     use super::*;
     use crate::profile::{Host, Weights, MULTIEXP_VERSION};
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("multiexp-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir.join(name)
+    /// One test's scratch directory, removed with its files when the test ends.
+    struct Scratch(PathBuf);
+
+    impl Scratch {
+        fn new(test: &str) -> Self {
+            let dir = std::env::temp_dir()
+                .join(format!("multiexp-profile-{}-{test}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            Scratch(dir)
+        }
+
+        fn file(&self, name: &str) -> PathBuf {
+            self.0.join(name)
+        }
+
+        /// A valid profile whose bn254-g1 task weight is `marker`, written to `name`.
+        fn profile(&self, name: &str, marker: f64, version: &str) -> PathBuf {
+            let mut p = Profile::empty(Host {
+                multiexp_version: version.into(),
+                ..Host::default()
+            });
+            let spec = crate::curves::spec("bn254-g1").unwrap();
+            let mut w = Weights::estimate_for(&spec);
+            w.task = marker;
+            p.curves.insert(spec.name.into(), w);
+            let path = self.file(name);
+            std::fs::write(&path, p.to_json()).unwrap();
+            path
+        }
     }
 
-    /// A valid profile whose bn254-g1 task weight is `marker`, written to `name`.
-    fn write_profile(name: &str, marker: f64, version: &str) -> PathBuf {
-        let mut p = Profile::empty(Host {
-            multiexp_version: version.into(),
-            ..Host::default()
-        });
-        let spec = crate::curves::spec("bn254-g1").unwrap();
-        let mut w = Weights::estimate_for(&spec);
-        w.task = marker;
-        p.curves.insert(spec.name.into(), w);
-        let path = scratch(name);
-        std::fs::write(&path, p.to_json()).unwrap();
-        path
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
     }
 
     fn resolve(search: &ProfileSearch) -> (f64, ProfileSource, Vec<String>) {
@@ -188,9 +205,10 @@ mod tests {
 
     #[test]
     fn profile_sources_are_tried_file_then_env_then_config_dir() {
-        let file = write_profile("file.json", 1.0, MULTIEXP_VERSION);
-        let env = write_profile("env.json", 2.0, MULTIEXP_VERSION);
-        let config = write_profile("config.json", 3.0, MULTIEXP_VERSION);
+        let dir = Scratch::new("order");
+        let file = dir.profile("file.json", 1.0, MULTIEXP_VERSION);
+        let env = dir.profile("env.json", 2.0, MULTIEXP_VERSION);
+        let config = dir.profile("config.json", 3.0, MULTIEXP_VERSION);
         let all = ProfileSearch {
             file: Some(file.clone()),
             env: Some(env.clone().into()),
@@ -213,10 +231,11 @@ mod tests {
 
     #[test]
     fn a_corrupt_or_foreign_profile_warns_and_falls_back() {
-        let corrupt = scratch("corrupt.json");
+        let dir = Scratch::new("fallback");
+        let corrupt = dir.file("corrupt.json");
         std::fs::write(&corrupt, "{ \"version\": 2, \"host\": ").unwrap();
-        let foreign = write_profile("foreign.json", 4.0, "0.0.0-other");
-        let env = write_profile("env-ok.json", 5.0, MULTIEXP_VERSION);
+        let foreign = dir.profile("foreign.json", 4.0, "0.0.0-other");
+        let env = dir.profile("env-ok.json", 5.0, MULTIEXP_VERSION);
         let (task, source, warnings) = resolve(&ProfileSearch {
             file: Some(corrupt.clone()),
             env: Some(foreign.clone().into()),
@@ -239,7 +258,8 @@ mod tests {
 
     #[test]
     fn a_missing_explicit_file_warns_but_a_missing_config_file_is_silent() {
-        let missing = scratch("does-not-exist.json");
+        let dir = Scratch::new("missing");
+        let missing = dir.file("does-not-exist.json");
         let (_, source, warnings) = resolve(&ProfileSearch {
             file: None,
             env: None,
