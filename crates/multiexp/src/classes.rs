@@ -35,13 +35,6 @@ fn class(code: u8) -> usize {
     (code & !NEGATED) as usize
 }
 
-/// The class code of one scalar.
-#[inline(always)]
-pub(crate) fn classify_one<F: PrimeField>(s: &F) -> u8 {
-    let mut int = F::BigInt::default();
-    classify_into(s, &-F::ONE, int.as_mut())
-}
-
 /// The class code of one scalar, its integer in the shorter form (s, or r − s where the code
 /// says [`NEGATED`]) written to `int` (limb for limb) for a size class; zero and ±1 write
 /// nothing. `minus_one` is −1 (the caller's, made once: negated here, −1 would be rebuilt
@@ -128,8 +121,9 @@ fn stats_of(codes: &[u8]) -> ScalarStats {
 /// The classes of `scalars`, no integers kept ([`ScalarStats::of`] runs it in parallel).
 pub(crate) fn stats_of_scalars<F: PrimeField>(scalars: &[F]) -> ScalarStats {
     let mut stats = ScalarStats::default();
+    let (minus_one, mut int) = (-F::ONE, F::BigInt::default());
     for s in scalars {
-        stats.count(classify_one(s));
+        stats.count(classify_into(s, &minus_one, int.as_mut()));
     }
     stats
 }

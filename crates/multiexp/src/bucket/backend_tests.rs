@@ -230,6 +230,65 @@ fn emulated_records_and_batch_additions_match_arkworks() {
     every_record_curve(emulated());
 }
 
+/// The arkworks kernel against plain affine additions: batches of 1 to 9 entries, with a
+/// doubling or a cancellation at each position (first, last, between) or none, on a
+/// prime-field and an extension-field curve: the exceptional entry leaves Montgomery's
+/// trick and every other entry is still settled with the right inverse.
+fn kernel_settles_every_position_of_a_batch<P: SWCurveConfig>() {
+    let pts = crate::sample::points::<P>(40, 5);
+    for len in 1..=9usize {
+        for special in 0..=len {
+            for cancel in [false, true] {
+                let mut field = ArkworksAffine::<P>::default();
+                let mut buckets = <ArkworksAffine<P> as AffineBackend<P>>::Array::default();
+                field.reserve(&mut buckets, len);
+                let mut staged = Vec::new();
+                let mut expected = Vec::new();
+                for b in 0..len {
+                    field.set(&mut buckets, b, &pts[b].x, &pts[b].y);
+                    // The bucket's own point (P + P, or P - P), or another one.
+                    let (src, negate) = if b == special {
+                        (b, cancel)
+                    } else {
+                        (20 + b, b % 2 == 1)
+                    };
+                    staged.push(Staged {
+                        dst: b as u32,
+                        src: src as u32,
+                        negate,
+                    });
+                    let p = if negate { -pts[src] } else { pts[src] };
+                    expected.push((pts[b] + p).into_affine());
+                }
+                let mut exceptional = Vec::new();
+                field.add_input(&mut buckets, &pts, &staged, &mut exceptional);
+                let want: Vec<Exceptional> = (special < len)
+                    .then_some(Exceptional {
+                        index: special,
+                        doubling: !cancel,
+                    })
+                    .into_iter()
+                    .collect();
+                assert_eq!(exceptional, want, "len {len}, special {special}");
+                for b in (0..len).filter(|&b| b != special) {
+                    let got = field.get(&buckets, b);
+                    assert_eq!(
+                        got,
+                        (expected[b].x, expected[b].y),
+                        "len {len}, special {special}, bucket {b}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_arkworks_kernel_settles_every_position_of_a_batch() {
+    kernel_settles_every_position_of_a_batch::<ark_bn254::g1::Config>();
+    kernel_settles_every_position_of_a_batch::<ark_bls12_381::g2::Config>();
+}
+
 /// One task through the scheduler of `engine` (arkworks coordinates for `None`) against XYZZ
 /// buckets, whole and in three ranges. The first 600 points come in pairs into fresh buckets:
 /// P and P (a doubling), P and -P (a cancellation), P and the point at infinity, P and Q; the
