@@ -100,17 +100,57 @@ fn launder<F: Field>(a: &F) -> F {
     }
 }
 
-/// a · b (arkworks' product), its operand and result moved word by word (see [`launder`]).
+/// Whether this host's products go through [`launder`]: on Intel cores, not elsewhere.
+///
+/// The word-by-word moves remove a store-forwarding stall that Intel cores pay (Granite
+/// Rapids class: the portable path 3-8% faster, `docs/bench/launder-gnr-raw.txt`); on AMD
+/// Zen 4 the same moves made the portable MSM 1.15-1.29x slower
+/// (`docs/bench/zen4-regression-raw.txt`; not isolated further: they add a store and a
+/// reload to every product's dependency chain). CPUs of other vendors take the plain product
+/// (Arm is not measured; there arkworks' product is not the assembly that stores its limbs).
+/// `MULTIEXP_LAUNDER=0` or `=1` in the environment overrides, for measuring both on one host.
+pub(crate) fn launders() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| match std::env::var("MULTIEXP_LAUNDER").as_deref() {
+        Ok("0") => false,
+        Ok("1") => true,
+        _ => intel(),
+    })
+}
+
+/// Whether the CPU's vendor is Intel (cpuid leaf 0: "GenuineIntel").
+fn intel() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let id = std::arch::x86_64::__cpuid(0);
+        let vendor = [id.ebx, id.edx, id.ecx];
+        vendor == [0x756e_6547, 0x4965_6e69, 0x6c65_746e]
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// a · b (arkworks' product), its operand and result moved word by word where `L` (see
+/// [`launders`]).
 #[inline(always)]
-pub(crate) fn mul<F: Field>(a: &F, b: &F) -> F {
+pub(crate) fn mul<const L: bool, F: Field>(a: &F, b: &F) -> F {
+    if !L {
+        return *a * b;
+    }
     let mut r = launder(a);
     r *= b;
     launder(&r)
 }
 
-/// a² (arkworks' squaring), its operand and result moved word by word (see [`launder`]).
+/// a² (arkworks' squaring), its operand and result moved word by word where `L` (see
+/// [`launders`]).
 #[inline(always)]
-pub(crate) fn square<F: Field>(a: &F) -> F {
+pub(crate) fn square<const L: bool, F: Field>(a: &F) -> F {
+    if !L {
+        return a.square();
+    }
     let mut r = launder(a);
     r.square_in_place();
     launder(&r)
@@ -269,10 +309,12 @@ mod tests {
             assert_eq!(neg_if(a, true), -*a);
             assert_eq!(add(a, a), a.double());
             assert_eq!(neg_if(a, false), *a);
-            assert_eq!(square(a), a.square());
+            assert_eq!(square::<true, _>(a), a.square());
+            assert_eq!(square::<false, _>(a), a.square());
             assert_eq!(launder(a), *a);
             for b in &values {
-                assert_eq!(mul(a, b), *a * *b);
+                assert_eq!(mul::<true, _>(a, b), *a * *b);
+                assert_eq!(mul::<false, _>(a, b), *a * *b);
                 assert_eq!(sub(a, b), *a - *b);
                 assert_eq!(add(a, b), *a + *b);
             }
@@ -284,6 +326,15 @@ mod tests {
         let g = Affine::<P>::rand(&mut rng);
         for p in [Affine::<P>::identity(), g, -g, Affine::<P>::generator()] {
             assert_eq!(is_infinity(&p), p.is_zero());
+        }
+    }
+
+    #[test]
+    fn the_launder_switch_reads_the_vendor() {
+        // Whatever this host is, the choice is made once and is stable.
+        assert_eq!(launders(), launders());
+        if std::env::var_os("MULTIEXP_LAUNDER").is_none() {
+            assert_eq!(launders(), intel());
         }
     }
 

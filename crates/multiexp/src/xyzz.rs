@@ -83,7 +83,12 @@ impl<P: SWCurveConfig> Xyzz<P> {
             *self = Self::from_xy(*x2, *y2);
             return;
         }
-        use crate::field::{add, is_zero, mul, square, sub};
+        use crate::field::{add, is_zero, sub};
+        // Arkworks' own products, not moved word by word (`field::launders`): on Zen 4 the
+        // moves cost more than they save on Intel (`docs/bench/zen4-regression-raw.txt`), and
+        // a second copy of every inlined XYZZ addition for Intel doubled the release build.
+        let mul = |a: &P::BaseField, b: &P::BaseField| *a * b;
+        let square = |a: &P::BaseField| a.square();
         let u2 = mul(x2, &self.zz);
         let s2 = mul(y2, &self.zzz);
         let p = sub(&u2, &self.x);
@@ -182,7 +187,12 @@ impl<P: SWCurveConfig> Xyzz<P> {
             *self = *other;
             return;
         }
-        use crate::field::{add, is_zero, mul, square, sub};
+        use crate::field::{add, is_zero, sub};
+        // Arkworks' own products, not moved word by word (`field::launders`): on Zen 4 the
+        // moves cost more than they save on Intel (`docs/bench/zen4-regression-raw.txt`), and
+        // a second copy of every inlined XYZZ addition for Intel doubled the release build.
+        let mul = |a: &P::BaseField, b: &P::BaseField| *a * b;
+        let square = |a: &P::BaseField| a.square();
         let u1 = mul(&self.x, &other.zz);
         let u2 = mul(&other.x, &self.zz);
         let s1 = mul(&self.y, &other.zzz);
@@ -218,5 +228,43 @@ impl<P: SWCurveConfig> Xyzz<P> {
             self.y * self.zzz.square(),
             self.zzz,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ark_ec::CurveGroup;
+
+    /// Arkworks' sums through every case: fresh, plain, doubling, cancellation.
+    fn sums_agree<P: SWCurveConfig>() {
+        let pts = crate::sample::points::<P>(8, 41);
+        let steps = [pts[0], pts[1], pts[1], -pts[2], pts[3], pts[3]];
+        let mut acc = Xyzz::<P>::ZERO;
+        let mut sum = Xyzz::<P>::ZERO;
+        let mut want = Projective::<P>::zero();
+        for p in steps {
+            acc.add_xy(&p.x, &p.y);
+            sum.add_assign(&Xyzz::from_affine(&p));
+            want += p;
+            assert_eq!(acc.into_projective().into_affine(), want.into_affine());
+            assert_eq!(sum.into_projective().into_affine(), want.into_affine());
+        }
+        // P + P, then P + (-P): a doubling and a cancellation of whole accumulators.
+        let mut twice = acc;
+        twice.add_assign(&acc);
+        assert_eq!(twice.into_projective(), want.double());
+        let minus = -want.into_affine();
+        let mut none = acc;
+        none.add_assign(&Xyzz::from_affine(&minus));
+        acc.add_xy(&minus.x, &minus.y);
+        assert!(none.is_zero() && acc.is_zero());
+    }
+
+    #[test]
+    fn xyzz_sums_agree_with_arkworks() {
+        sums_agree::<ark_bn254::g1::Config>();
+        sums_agree::<ark_bls12_381::g1::Config>();
+        sums_agree::<ark_bls12_381::g2::Config>();
     }
 }

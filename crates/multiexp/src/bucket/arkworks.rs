@@ -37,9 +37,10 @@ impl<P: SWCurveConfig> Default for ArkworksAffine<P> {
 }
 
 impl<P: SWCurveConfig> ArkworksAffine<P> {
-    /// The batch kernel over any source of points `src(i)` = (x, y).
+    /// The batch kernel over any source of points `src(i)` = (x, y), its products moved
+    /// word by word where `L` ([`field::launders`]).
     #[inline(always)]
-    fn add_from(
+    fn add_from<const L: bool>(
         &mut self,
         dst: &mut [[P::BaseField; 2]],
         src: impl Fn(usize) -> (P::BaseField, P::BaseField),
@@ -65,7 +66,7 @@ impl<P: SWCurveConfig> ArkworksAffine<P> {
                 let doubling = y == dst[e.dst as usize][1];
                 exceptional.push(Exceptional { index, doubling });
             } else {
-                acc = field::mul(&acc, &d);
+                acc = field::mul::<L, _>(&acc, &d);
             }
             self.den.push(d);
             self.prefix.push(acc);
@@ -84,21 +85,42 @@ impl<P: SWCurveConfig> ArkworksAffine<P> {
             let d_inv = if i == 0 {
                 inv
             } else {
-                field::mul(&inv, &self.prefix[i - 1])
+                field::mul::<L, _>(&inv, &self.prefix[i - 1])
             };
-            inv = field::mul(&inv, &self.den[i]);
+            inv = field::mul::<L, _>(&inv, &self.den[i]);
             let e = staged[i];
             let (x, y) = src(e.src as usize);
             let b = &mut dst[e.dst as usize];
             let [xa, ya] = *b;
             // (y − ya) for the point, (−y − ya) for its negation.
             let dy = field::sub(&field::neg_if(&y, e.negate), &ya);
-            let lambda = field::mul(&dy, &d_inv);
-            let x3 = field::sub(&field::sub(&field::square(&lambda), &xa), &x);
+            let lambda = field::mul::<L, _>(&dy, &d_inv);
+            let x3 = field::sub(&field::sub(&field::square::<L, _>(&lambda), &xa), &x);
             *b = [
                 x3,
-                field::sub(&field::mul(&lambda, &field::sub(&xa, &x3)), &ya),
+                field::sub(&field::mul::<L, _>(&lambda, &field::sub(&xa, &x3)), &ya),
             ];
+        }
+    }
+}
+
+#[cfg(test)]
+impl<P: SWCurveConfig> ArkworksAffine<P> {
+    /// [`AffineBackend::add_input`] with the products moved word by word or not, as asked,
+    /// so that the tests run both paths on any host.
+    pub(super) fn add_input_by(
+        &mut self,
+        launder: bool,
+        dst: &mut LineVec<[P::BaseField; 2]>,
+        input: &[Affine<P>],
+        staged: &[Staged],
+        exceptional: &mut Vec<Exceptional>,
+    ) {
+        let src = |i: usize| (input[i].x, input[i].y);
+        if launder {
+            self.add_from::<true>(dst, src, staged, exceptional);
+        } else {
+            self.add_from::<false>(dst, src, staged, exceptional);
         }
     }
 }
@@ -155,7 +177,12 @@ impl<P: SWCurveConfig> AffineBackend<P> for ArkworksAffine<P> {
         staged: &[Staged],
         exceptional: &mut Vec<Exceptional>,
     ) {
-        self.add_from(dst, |i| (input[i].x, input[i].y), staged, exceptional);
+        let src = |i: usize| (input[i].x, input[i].y);
+        if field::launders() {
+            self.add_from::<true>(dst, src, staged, exceptional);
+        } else {
+            self.add_from::<false>(dst, src, staged, exceptional);
+        }
     }
 
     fn add_array(
@@ -165,6 +192,11 @@ impl<P: SWCurveConfig> AffineBackend<P> for ArkworksAffine<P> {
         staged: &[Staged],
         exceptional: &mut Vec<Exceptional>,
     ) {
-        self.add_from(dst, |i| (src[i][0], src[i][1]), staged, exceptional);
+        let from = |i: usize| (src[i][0], src[i][1]);
+        if field::launders() {
+            self.add_from::<true>(dst, from, staged, exceptional);
+        } else {
+            self.add_from::<false>(dst, from, staged, exceptional);
+        }
     }
 }

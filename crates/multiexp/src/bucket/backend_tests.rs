@@ -234,7 +234,7 @@ fn emulated_records_and_batch_additions_match_arkworks() {
 /// doubling or a cancellation at each position (first, last, between) or none, on a
 /// prime-field and an extension-field curve: the exceptional entry leaves Montgomery's
 /// trick and every other entry is still settled with the right inverse.
-fn kernel_settles_every_position_of_a_batch<P: SWCurveConfig>() {
+fn kernel_settles_every_position_of_a_batch<P: SWCurveConfig>(launder: bool) {
     let pts = crate::sample::points::<P>(40, 5);
     for len in 1..=9usize {
         for special in 0..=len {
@@ -261,7 +261,7 @@ fn kernel_settles_every_position_of_a_batch<P: SWCurveConfig>() {
                     expected.push((pts[b] + p).into_affine());
                 }
                 let mut exceptional = Vec::new();
-                field.add_input(&mut buckets, &pts, &staged, &mut exceptional);
+                field.add_input_by(launder, &mut buckets, &pts, &staged, &mut exceptional);
                 let want: Vec<Exceptional> = (special < len)
                     .then_some(Exceptional {
                         index: special,
@@ -285,8 +285,11 @@ fn kernel_settles_every_position_of_a_batch<P: SWCurveConfig>() {
 
 #[test]
 fn the_arkworks_kernel_settles_every_position_of_a_batch() {
-    kernel_settles_every_position_of_a_batch::<ark_bn254::g1::Config>();
-    kernel_settles_every_position_of_a_batch::<ark_bls12_381::g2::Config>();
+    // Both product paths (field::launders), whichever this host takes.
+    for launder in [false, true] {
+        kernel_settles_every_position_of_a_batch::<ark_bn254::g1::Config>(launder);
+        kernel_settles_every_position_of_a_batch::<ark_bls12_381::g2::Config>(launder);
+    }
 }
 
 /// One task through the scheduler of `engine` (arkworks coordinates for `None`) against XYZZ
