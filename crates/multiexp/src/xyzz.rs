@@ -85,8 +85,9 @@ impl<P: SWCurveConfig> Xyzz<P> {
         }
         use crate::field::{add, is_zero, sub};
         // Arkworks' own products, not moved word by word (`field::launders`): on Zen 4 the
-        // moves cost more than they save on Intel (`docs/bench/zen4-regression-raw.txt`), and
-        // a second copy of every inlined XYZZ addition for Intel doubled the release build.
+        // moves cost more than they save on Intel (`docs/bench/zen4-regression-raw.txt`), and a
+        // second copy of every inlined XYZZ addition, for Intel, kept the CLI's release build
+        // running past 26 minutes (13 without).
         let mul = |a: &P::BaseField, b: &P::BaseField| *a * b;
         let square = |a: &P::BaseField| a.square();
         let u2 = mul(x2, &self.zz);
@@ -189,8 +190,9 @@ impl<P: SWCurveConfig> Xyzz<P> {
         }
         use crate::field::{add, is_zero, sub};
         // Arkworks' own products, not moved word by word (`field::launders`): on Zen 4 the
-        // moves cost more than they save on Intel (`docs/bench/zen4-regression-raw.txt`), and
-        // a second copy of every inlined XYZZ addition for Intel doubled the release build.
+        // moves cost more than they save on Intel (`docs/bench/zen4-regression-raw.txt`), and a
+        // second copy of every inlined XYZZ addition, for Intel, kept the CLI's release build
+        // running past 26 minutes (13 without).
         let mul = |a: &P::BaseField, b: &P::BaseField| *a * b;
         let square = |a: &P::BaseField| a.square();
         let u1 = mul(&self.x, &other.zz);
