@@ -104,19 +104,18 @@ impl<P: SWCurveConfig> ArkworksAffine<P> {
     }
 }
 
-#[cfg(test)]
 impl<P: SWCurveConfig> ArkworksAffine<P> {
-    /// [`AffineBackend::add_input`] with the products moved word by word or not, as asked,
-    /// so that the tests run both paths on any host.
-    pub(super) fn add_input_by(
+    /// [`Self::add_from`] with the products moved word by word or not, as `launder` says
+    /// ([`field::launders`] for this host; the tests ask for both).
+    #[inline(always)]
+    pub(super) fn add_by(
         &mut self,
         launder: bool,
-        dst: &mut LineVec<[P::BaseField; 2]>,
-        input: &[Affine<P>],
+        dst: &mut [[P::BaseField; 2]],
+        src: impl Fn(usize) -> (P::BaseField, P::BaseField),
         staged: &[Staged],
         exceptional: &mut Vec<Exceptional>,
     ) {
-        let src = |i: usize| (input[i].x, input[i].y);
         if launder {
             self.add_from::<true>(dst, src, staged, exceptional);
         } else {
@@ -178,11 +177,7 @@ impl<P: SWCurveConfig> AffineBackend<P> for ArkworksAffine<P> {
         exceptional: &mut Vec<Exceptional>,
     ) {
         let src = |i: usize| (input[i].x, input[i].y);
-        if field::launders() {
-            self.add_from::<true>(dst, src, staged, exceptional);
-        } else {
-            self.add_from::<false>(dst, src, staged, exceptional);
-        }
+        self.add_by(field::launders(), dst, src, staged, exceptional);
     }
 
     fn add_array(
@@ -193,10 +188,6 @@ impl<P: SWCurveConfig> AffineBackend<P> for ArkworksAffine<P> {
         exceptional: &mut Vec<Exceptional>,
     ) {
         let from = |i: usize| (src[i][0], src[i][1]);
-        if field::launders() {
-            self.add_from::<true>(dst, from, staged, exceptional);
-        } else {
-            self.add_from::<false>(dst, from, staged, exceptional);
-        }
+        self.add_by(field::launders(), dst, from, staged, exceptional);
     }
 }

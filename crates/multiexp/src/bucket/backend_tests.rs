@@ -261,7 +261,8 @@ fn kernel_settles_every_position_of_a_batch<P: SWCurveConfig>(launder: bool) {
                     expected.push((pts[b] + p).into_affine());
                 }
                 let mut exceptional = Vec::new();
-                field.add_input_by(launder, &mut buckets, &pts, &staged, &mut exceptional);
+                let src = |i: usize| (pts[i].x, pts[i].y);
+                field.add_by(launder, &mut buckets, src, &staged, &mut exceptional);
                 let want: Vec<Exceptional> = (special < len)
                     .then_some(Exceptional {
                         index: special,
