@@ -29,6 +29,7 @@ pub mod input;
 mod inverse;
 #[cfg(feature = "bls12-381")]
 pub mod kzg;
+mod mont;
 mod plan;
 pub mod precomputed;
 pub mod profile;

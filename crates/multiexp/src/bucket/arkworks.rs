@@ -5,7 +5,9 @@
 //! Cost per addition: 1 subtraction and 1 multiplication forward (x_src - x_dst into the
 //! prefix product), 2 multiplications back to front (the inverse of this entry and the next
 //! running inverse), then λ = dy·d⁻¹, x = λ² - x_dst - x_src, y = λ(x_dst - x) - y_dst: 5M + 1S
-//! and 6 additions; one inversion per batch.
+//! and 6 additions; one inversion per batch. The products are [`crate::mont::Product`]'s off
+//! Intel (our assembly product where the field has one) and arkworks' with their operands
+//! moved word by word on Intel ([`field::launders`]).
 
 use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
 use ark_ec::AffineRepr;
@@ -16,6 +18,7 @@ use super::lines::LineVec;
 use super::prefetch::{prefetch, AHEAD};
 use crate::field;
 use crate::inverse::Inverter;
+use crate::mont::Product;
 
 /// Affine points as arkworks coordinates, with the scratch of one batch.
 pub(crate) struct ArkworksAffine<P: SWCurveConfig> {
@@ -51,6 +54,15 @@ impl<P: SWCurveConfig> ArkworksAffine<P> {
         if staged.is_empty() {
             return;
         }
+        // Off Intel (`!L`), our assembly product where the field has one (`crate::mont`).
+        let product = Product::<P::BaseField>::new();
+        let mul = |a: &P::BaseField, b: &P::BaseField| {
+            if L {
+                field::mul::<true, _>(a, b)
+            } else {
+                product.mul(a, b)
+            }
+        };
         // Montgomery's trick: prefix[i] = d_0 ⋯ d_i, one inversion, then back to front.
         self.den.clear();
         self.prefix.clear();
@@ -66,7 +78,7 @@ impl<P: SWCurveConfig> ArkworksAffine<P> {
                 let doubling = y == dst[e.dst as usize][1];
                 exceptional.push(Exceptional { index, doubling });
             } else {
-                acc = field::mul::<L, _>(&acc, &d);
+                acc = mul(&acc, &d);
             }
             self.den.push(d);
             self.prefix.push(acc);
@@ -85,21 +97,23 @@ impl<P: SWCurveConfig> ArkworksAffine<P> {
             let d_inv = if i == 0 {
                 inv
             } else {
-                field::mul::<L, _>(&inv, &self.prefix[i - 1])
+                mul(&inv, &self.prefix[i - 1])
             };
-            inv = field::mul::<L, _>(&inv, &self.den[i]);
+            inv = mul(&inv, &self.den[i]);
             let e = staged[i];
             let (x, y) = src(e.src as usize);
             let b = &mut dst[e.dst as usize];
             let [xa, ya] = *b;
             // (y − ya) for the point, (−y − ya) for its negation.
             let dy = field::sub(&field::neg_if(&y, e.negate), &ya);
-            let lambda = field::mul::<L, _>(&dy, &d_inv);
-            let x3 = field::sub(&field::sub(&field::square::<L, _>(&lambda), &xa), &x);
-            *b = [
-                x3,
-                field::sub(&field::mul::<L, _>(&lambda, &field::sub(&xa, &x3)), &ya),
-            ];
+            let lambda = mul(&dy, &d_inv);
+            let square = if L {
+                field::square::<true, _>(&lambda)
+            } else {
+                product.square(&lambda)
+            };
+            let x3 = field::sub(&field::sub(&square, &xa), &x);
+            *b = [x3, field::sub(&mul(&lambda, &field::sub(&xa, &x3)), &ya)];
         }
     }
 }
