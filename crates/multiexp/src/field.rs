@@ -106,8 +106,10 @@ fn launder<F: Field>(a: &F) -> F {
 /// Rapids class: the portable path 3-8% faster, `docs/bench/launder-gnr-raw.txt`); on AMD
 /// Zen 4 the same moves made the portable MSM 1.15-1.29x slower
 /// (`docs/bench/zen4-regression-raw.txt`; not isolated further: they add a store and a
-/// reload to every product's dependency chain). CPUs of other vendors take the plain product
-/// (Arm is not measured; there arkworks' product is not the assembly that stores its limbs).
+/// reload to every product's dependency chain). On CPUs of other vendors the batch-affine
+/// kernel takes [`crate::mont::Product`] instead: our assembly product where the field has
+/// one, arkworks' plain product elsewhere (Arm is not measured; there arkworks' product is not
+/// the assembly that stores its limbs).
 /// `MULTIEXP_LAUNDER=0` or `=1` in the environment overrides, for measuring both on one host.
 pub(crate) fn launders() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
