@@ -10,7 +10,8 @@
 //!
 //! On AMD Zen 4 the product takes about 0.9× the time of arkworks' assembly product in a
 //! throughput loop (BN254 16.7 against 18.1 ns, BLS12-381 33.5 against 35.9), and the
-//! portable MSM 0.86-0.97× (`docs/bench/mont-asm-zen4-raw.txt`).
+//! portable MSM 0.83-0.91× of 4231a3e's time in one interleaved run, BLS12-381 2^16 1.01×
+//! there (section 3 of `docs/bench/mont-asm-zen4-raw.txt`).
 //! Intel hosts keep arkworks' product behind [`crate::field::launders`]: not measured there.
 
 use ark_ff::{BigInteger, Field, PrimeField};
