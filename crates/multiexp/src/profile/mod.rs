@@ -308,7 +308,7 @@ impl Weights {
     /// (one lane a bucket, the batch size of T); only their price is not measured, and
     /// `bench --compare c16,c17,...` checks it (docs/bench/wide-windows.md: BN254 2^22 on a
     /// Zen 4 host with 16 MiB of L3 a core measured c = 17 0.94x c = 16, c = 19 0.99x and
-    /// c = 20 1.01x, where the trend alone, a flat one there, had chosen c = 19).
+    /// c = 20 1.01x, where the trend alone, a flat one there, had priced c = 20 best).
     pub fn task_weights(&self, c: u32, processor: Processor) -> Option<TaskWeights> {
         let pick = |w: &WindowWeights| match processor {
             Processor::Xyzz => Some(w.xyzz),
