@@ -120,11 +120,7 @@ fn the_report_lists_the_candidates_the_decision_weighed() {
             assert_eq!(report.chosen(), &pl.plan(n, p), "n={n} P={p}");
             assert!(report.candidates().contains(report.chosen()), "n={n} P={p}");
             let unsplit = report.candidates().iter().filter(|c| !c.is_split()).count();
-            assert_eq!(
-                unsplit as u32,
-                multiexp::unstable::MAX_WINDOW,
-                "one unsplit candidate per window, n={n} P={p}"
-            );
+            assert_eq!(unsplit, 16, "one unsplit candidate per window, n={n} P={p}");
             let best = report
                 .candidates()
                 .iter()
