@@ -39,7 +39,7 @@ use serde_json::json;
 
 use crate::bucket::{batch_size, ifma_batch_size, BucketSet, Processor, Records, TaskShape, Xyzz};
 use crate::curves::{CurveSpec, CurveVisitor};
-use crate::digits::{Windowing, MAX_WINDOW};
+use crate::digits::{Digit, Windowing, PROFILED_WINDOW};
 use crate::plan::cost::CostModel;
 use crate::profile::{
     Caches, Host, Profile, TaskWeights, Weights, WindowWeights, MULTIEXP_VERSION,
@@ -267,7 +267,7 @@ struct Inputs<P: SWCurveConfig> {
     scalars: Vec<P::ScalarField>,
     records: Option<Records>,
     /// Chunk 0's digits at window c, at index c - 1.
-    digits: Vec<Vec<i16>>,
+    digits: Vec<Vec<Digit>>,
     windowings: Vec<Windowing>,
     xyzz: Vec<Xyzz<P>>,
     projective: Vec<Projective<P>>,
@@ -574,7 +574,7 @@ impl CurveVisitor for Calibrate<'_> {
             phase: "inputs",
         });
         let procs = processors::<P>();
-        let windows: Vec<u32> = (1..=MAX_WINDOW).collect();
+        let windows: Vec<u32> = (1..=PROFILED_WINDOW).collect();
         let windowings: Vec<Windowing> = windows
             .iter()
             .map(|&c| Windowing::new(spec.modulus(), c))
@@ -852,6 +852,7 @@ impl CurveVisitor for Calibrate<'_> {
             windows: window_weights,
             // The task probes run `TaskShape::new`, so the lanes the executor gives them.
             lanes_in_windows: true,
+            wide: None,
         };
         weights.validate(spec.name)?;
         Ok((weights, json!({ "curve": spec.name, "probes": raw })))

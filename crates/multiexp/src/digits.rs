@@ -6,18 +6,30 @@
 //! [-2^(c-1), 2^(c-1) - 1] and selects one of 2^(c-1) buckets by |d| (its sign says add or
 //! subtract). The top window absorbs the last carry and is never negative: its digit is at most
 //! `((r - 1) >> c(K-1)) + 1`. K is the smallest count for which that bound fits the bucket range
-//! and an `i16`, so K = ceil(b / c) usually and one more where r's top window is nearly full
-//! (secp256k1 at c = 16, BLS12-381 at c = 5).
+//! (and, up to c = 16, an `i16`: the limit the digits had while they were stored as `i16`,
+//! kept so that those windows chunk as they always did), so K = ceil(b / c) usually and one
+//! more where r's top window is nearly full (secp256k1 at c = 16, BLS12-381 at c = 5).
 //!
-//! Storage is chunk-major `i16` (all n digits of chunk 0, then chunk 1, ...): 2·n·K bytes,
-//! read sequentially by each chunk task.
+//! Storage is chunk-major [`Digit`] (`i32`; all n digits of chunk 0, then chunk 1, ...):
+//! [`DIGIT_BYTES`]·n·K bytes, read sequentially by each chunk task. Windows above 16 (buckets
+//! beyond 2^15) need more than 16 bits a digit.
 
 use ark_ff::{BigInteger, PrimeField};
 
 use crate::plan::classes::ScalarStats;
 
-/// Largest window the digit storage supports (digits must fit an `i16`).
-pub const MAX_WINDOW: u32 = 16;
+/// One signed digit as stored.
+pub(crate) type Digit = i32;
+
+/// Bytes of one stored digit.
+pub const DIGIT_BYTES: u64 = std::mem::size_of::<Digit>() as u64;
+
+/// Largest window the planner and the executor take. Windows above [`PROFILED_WINDOW`] are
+/// priced from the profile's top window (`profile::Weights::task_weights`).
+pub const MAX_WINDOW: u32 = 20;
+
+/// Largest window a cost profile measures (`calibrate`) and holds weights for.
+pub const PROFILED_WINDOW: u32 = 16;
 
 /// Window `c` applied to scalars below `modulus`: how many chunks and how large the top digit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,7 +74,11 @@ impl Windowing {
     /// The windowing of scalars at most `max` (little-endian limbs) with window `c`.
     fn up_to(max: &[u64], c: u32) -> Self {
         debug_assert!((1..=MAX_WINDOW).contains(&c));
-        let limit = (1u64 << (c - 1)).min(i16::MAX as u64);
+        let limit = if c <= PROFILED_WINDOW {
+            (1u64 << (c - 1)).min(i16::MAX as u64)
+        } else {
+            1u64 << (c - 1)
+        };
         let mut chunks = 1usize;
         loop {
             let shift = c as usize * (chunks - 1);
@@ -113,7 +129,7 @@ fn shr_small(limbs: &[u64], shift: usize) -> Option<u64> {
 #[derive(Clone, Debug)]
 pub(crate) struct Digits {
     n: usize,
-    data: Vec<i16>,
+    data: Vec<Digit>,
 }
 
 impl Digits {
@@ -126,15 +142,15 @@ impl Digits {
     }
 
     /// All n digits of chunk `j`.
-    pub(crate) fn chunk(&self, j: usize) -> &[i16] {
+    pub(crate) fn chunk(&self, j: usize) -> &[Digit] {
         &self.data[j * self.n..(j + 1) * self.n]
     }
 
     /// Splits the storage into per-range writers: for each range in `ranges` (consecutive,
     /// covering 0..n), one list of K mutable slices, one per chunk.
-    pub(crate) fn writers(&mut self, bounds: &[usize]) -> Vec<Vec<&mut [i16]>> {
+    pub(crate) fn writers(&mut self, bounds: &[usize]) -> Vec<Vec<&mut [Digit]>> {
         let parts = bounds.len().saturating_sub(1);
-        let mut out: Vec<Vec<&mut [i16]>> = (0..parts).map(|_| Vec::new()).collect();
+        let mut out: Vec<Vec<&mut [Digit]>> = (0..parts).map(|_| Vec::new()).collect();
         if self.n == 0 {
             return out;
         }
@@ -154,7 +170,7 @@ impl Digits {
 pub(crate) fn decompose_into<F: PrimeField>(
     scalars: &[F],
     windowing: Windowing,
-    out: &mut [&mut [i16]],
+    out: &mut [&mut [Digit]],
 ) {
     decompose_by(scalars, |_, s| (s.into_bigint(), false), windowing, out)
 }
@@ -169,7 +185,7 @@ pub(crate) fn decompose_coded_into(
     ints: &[u64],
     holds: impl Fn(u8) -> bool,
     windowing: Windowing,
-    out: &mut [&mut [i16]],
+    out: &mut [&mut [Digit]],
 ) {
     let negated = crate::classes::NEGATED;
     let limbs = ints.len() / codes.len().max(1);
@@ -193,7 +209,7 @@ pub(crate) fn decompose_coded_into(
 pub(crate) fn decompose_counting_into<F: PrimeField>(
     scalars: &[F],
     windowing: Windowing,
-    out: &mut [&mut [i16]],
+    out: &mut [&mut [Digit]],
 ) -> ScalarStats {
     let mut stats = ScalarStats::default();
     decompose_by(
@@ -214,7 +230,7 @@ pub(crate) fn decompose_counting_into<F: PrimeField>(
 pub(crate) fn decompose_bigints_into<B: BigInteger>(
     scalars: &[B],
     windowing: Windowing,
-    out: &mut [&mut [i16]],
+    out: &mut [&mut [Digit]],
 ) {
     decompose_by(scalars, |_, b| (*b, false), windowing, out)
 }
@@ -224,7 +240,7 @@ pub(crate) fn decompose_bigints_into<B: BigInteger>(
 pub(crate) fn decompose_signed_into<B: BigInteger>(
     scalars: &[(bool, B)],
     windowing: Windowing,
-    out: &mut [&mut [i16]],
+    out: &mut [&mut [Digit]],
 ) {
     decompose_by(scalars, |_, &(negative, b)| (b, negative), windowing, out)
 }
@@ -236,7 +252,7 @@ fn decompose_by<S, B: AsRef<[u64]>>(
     scalars: &[S],
     mut limbs_of: impl FnMut(usize, &S) -> (B, bool),
     windowing: Windowing,
-    out: &mut [&mut [i16]],
+    out: &mut [&mut [Digit]],
 ) {
     let c = windowing.window;
     let k = windowing.chunks;
@@ -250,7 +266,7 @@ fn decompose_by<S, B: AsRef<[u64]>>(
             continue;
         }
         // Digits to be negated round half down, into [-2^(c-1) + 1, 2^(c-1)], so that their
-        // negatives keep the range (and 2^15 never has to fit an i16 at c = 16).
+        // negatives keep the range.
         let round = half + negate as i32;
         let mut carry = 0i32;
         for (j, dst) in out.iter_mut().enumerate().take(k) {
@@ -260,7 +276,7 @@ fn decompose_by<S, B: AsRef<[u64]>>(
                 d -= full;
                 carry = 1;
             }
-            dst[i] = if negate { -d } else { d } as i16;
+            dst[i] = if negate { -d } else { d };
         }
     }
 }
@@ -282,7 +298,7 @@ fn window_bits(limbs: &[u64], bit: usize, mask: u64) -> u64 {
 /// The scalar a digit vector stands for, Σ d_j·2^(cj) mod r: the inverse of
 /// [`decompose_into`], for tests.
 #[cfg(test)]
-pub(crate) fn recompose<F: PrimeField>(digits: &[i16], c: u32) -> F {
+pub(crate) fn recompose<F: PrimeField>(digits: &[Digit], c: u32) -> F {
     let base = F::from(2u64).pow([c as u64]);
     let mut acc = F::zero();
     for &d in digits.iter().rev() {
@@ -290,7 +306,7 @@ pub(crate) fn recompose<F: PrimeField>(digits: &[i16], c: u32) -> F {
         if d >= 0 {
             acc += F::from(d as u64);
         } else {
-            acc -= F::from((-(d as i32)) as u64);
+            acc -= F::from((-d) as u64);
         }
     }
     acc
@@ -300,9 +316,9 @@ pub(crate) fn recompose<F: PrimeField>(digits: &[i16], c: u32) -> F {
 mod tests {
     use super::*;
 
-    fn digits_of<F: PrimeField>(s: F, w: Windowing) -> Vec<i16> {
-        let mut store = vec![vec![0i16; 1]; w.chunks];
-        let mut out: Vec<&mut [i16]> = store.iter_mut().map(|v| v.as_mut_slice()).collect();
+    fn digits_of<F: PrimeField>(s: F, w: Windowing) -> Vec<Digit> {
+        let mut store = vec![vec![0; 1]; w.chunks];
+        let mut out: Vec<&mut [Digit]> = store.iter_mut().map(|v| v.as_mut_slice()).collect();
         decompose_into(&[s], w, &mut out);
         store.into_iter().map(|v| v[0]).collect()
     }
@@ -314,16 +330,19 @@ mod tests {
         samples.extend((0..40).map(|_| F::rand(&mut rng)));
         for c in 1..=MAX_WINDOW {
             let w = Windowing::new(modulus.as_ref(), c);
-            assert!(w.top_max as u64 <= 1 << (c - 1) && w.top_max <= i16::MAX as u32);
+            assert!(w.top_max as u64 <= 1 << (c - 1));
+            if c <= PROFILED_WINDOW {
+                assert!(w.top_max <= i16::MAX as u32);
+            }
             assert!(w.chunks as u32 * c >= F::MODULUS_BIT_SIZE);
             for &s in &samples {
                 let d = digits_of(s, w);
                 let half = 1i32 << (c - 1);
                 for (j, &x) in d.iter().enumerate() {
                     if j + 1 < w.chunks {
-                        assert!((-half..half).contains(&(x as i32)), "c={c} j={j} d={x}");
+                        assert!((-half..half).contains(&x), "c={c} j={j} d={x}");
                     } else {
-                        assert!((0..=w.top_max as i32).contains(&(x as i32)));
+                        assert!((0..=w.top_max as i32).contains(&x));
                     }
                 }
                 assert_eq!(recompose::<F>(&d, c), s, "c={c}");
@@ -375,21 +394,22 @@ mod tests {
                 |code: u8| (2..=5).contains(&((code & !crate::classes::NEGATED) as usize));
             for c in 1..=MAX_WINDOW {
                 let w = Windowing::for_bits(64, c);
-                let mut store = vec![vec![0i16; scalars.len()]; w.chunks];
-                let mut out: Vec<&mut [i16]> = store.iter_mut().map(|v| v.as_mut_slice()).collect();
+                let mut store = vec![vec![0; scalars.len()]; w.chunks];
+                let mut out: Vec<&mut [Digit]> =
+                    store.iter_mut().map(|v| v.as_mut_slice()).collect();
                 decompose_coded_into(&codes, &ints, in_class, w, &mut out);
                 let half = 1i32 << (c - 1);
                 for (i, &s) in scalars.iter().enumerate() {
-                    let d: Vec<i16> = store.iter().map(|v| v[i]).collect();
+                    let d: Vec<Digit> = store.iter().map(|v| v[i]).collect();
                     if !in_class(codes[i]) {
                         assert!(d.iter().all(|&x| x == 0));
                         continue;
                     }
                     for (j, &x) in d.iter().enumerate() {
                         if j + 1 < w.chunks {
-                            assert!((-half..half).contains(&(x as i32)), "c={c} j={j} d={x}");
+                            assert!((-half..half).contains(&x), "c={c} j={j} d={x}");
                         } else {
-                            assert!((x as i32).unsigned_abs() <= w.top_max, "c={c} top {x}");
+                            assert!(x.unsigned_abs() <= w.top_max, "c={c} top {x}");
                         }
                     }
                     assert_eq!(recompose::<F>(&d, c), s, "c={c} i={i}");

@@ -25,7 +25,7 @@ use rayon::ThreadPool;
 use crate::bucket::{convert_records, BucketSet, Processor, RecordSlice, Records, TaskShape};
 use crate::digits::{
     decompose_bigints_into, decompose_coded_into, decompose_counting_into, decompose_into,
-    decompose_signed_into, Digits, Windowing,
+    decompose_signed_into, Digit, Digits, Windowing,
 };
 use crate::ifma::Engine;
 use crate::plan::classes::ScalarStats;
@@ -282,7 +282,7 @@ fn digits_by<R: Send>(
     n: usize,
     windowing: Windowing,
     workers: usize,
-    fill: impl Fn(Range<usize>, &mut [&mut [i16]]) -> R + Sync,
+    fill: impl Fn(Range<usize>, &mut [&mut [Digit]]) -> R + Sync,
 ) -> Result<(Digits, Vec<R>), Error> {
     let workers = workers.clamp(1, n.max(1));
     let mut digits = Digits::zeroed(windowing, n);

@@ -496,7 +496,7 @@ mod tests {
     /// window the bound itself and its neighbours decompose in range and recompose.
     #[test]
     fn the_halves_bound_spares_a_window() {
-        use crate::digits::{decompose_bigints_into, recompose, Windowing};
+        use crate::digits::{decompose_bigints_into, recompose, Digit, Windowing};
         fn check<P: SWCurveConfig>(chunks_at_16: usize) {
             let glv = of::<P>().expect("GLV");
             let max = glv.max();
@@ -515,11 +515,11 @@ mod tests {
             for c in 1..=16 {
                 let w = Windowing::for_max(&max, c);
                 for v in [max, below, top_only] {
-                    let mut store = vec![vec![0i16; 1]; w.chunks];
-                    let mut out: Vec<&mut [i16]> =
+                    let mut store = vec![vec![0; 1]; w.chunks];
+                    let mut out: Vec<&mut [Digit]> =
                         store.iter_mut().map(|v| v.as_mut_slice()).collect();
                     decompose_bigints_into(&[big(v)], w, &mut out);
-                    let digits: Vec<i16> = store.iter().map(|d| d[0]).collect();
+                    let digits: Vec<Digit> = store.iter().map(|d| d[0]).collect();
                     let top = *digits.last().expect("a chunk");
                     assert!(top >= 0 && top as u32 <= w.top_max, "c = {c}");
                     assert_eq!(

@@ -70,7 +70,7 @@ pub struct Config {
     pub threads: Option<usize>,
     /// Run exactly `threads` workers even beyond the available cores (tests, experiments).
     pub oversubscribe: bool,
-    /// Force the window size c (1..=16).
+    /// Force the window size c (1..=20).
     pub window: Option<u32>,
     /// Whether the planner may split chunks.
     pub split: SplitPolicy,

@@ -190,12 +190,12 @@ fn run_shared<P: SWCurveConfig>(
 }
 
 /// The bytes the shared job of `jobs` vectors over `points` points holds beyond them, as
-/// `price` plans it: every vector's digits (2 bytes a digit) and, for a table of records, the
+/// `price` plans it: every vector's digits ([`crate::digits::DIGIT_BYTES`] a digit) and, for a table of records, the
 /// points' records.
 fn shared_bytes(planner: &Planner, price: &TablePrice, points: usize, jobs: usize) -> u64 {
     let chunks = planner.windowing(price.layout.window).chunks as u64;
     let digit_bytes = (points as u64)
-        .saturating_mul(2 * chunks)
+        .saturating_mul(crate::digits::DIGIT_BYTES * chunks)
         .saturating_mul(jobs as u64);
     let record_bytes = match price.form {
         TableForm::Records => planner.record_bytes().saturating_mul(points as u64),
@@ -672,7 +672,10 @@ impl<P: SWCurveConfig> PrecomputedBases<P> {
             parts,
             engine,
         };
-        let digit_bytes = 2 * (self.n as u64) * layout.chunks as u64 * batches.len() as u64;
+        let digit_bytes = crate::digits::DIGIT_BYTES
+            * (self.n as u64)
+            * layout.chunks as u64
+            * batches.len() as u64;
         check_memory("these MSMs' digits", digit_bytes)?;
         crate::asm::notice_once();
         crate::exec::in_pool(workers, || run_jobs(table, &run, batches, workers))
@@ -1112,7 +1115,7 @@ mod tests {
         };
         assert_eq!(
             shared_bytes(&planner, &price, n, 8),
-            2 * n as u64 * chunks * 8 + records
+            crate::digits::DIGIT_BYTES * n as u64 * chunks * 8 + records
         );
         // [P, φ(P)] and one vector's halves: 2n points and 2n (sign, 256-bit magnitude).
         let each = std::mem::size_of::<Affine<G1>>() as u64 + 40;

@@ -14,7 +14,7 @@
 use ark_ec::short_weierstrass::SWCurveConfig;
 
 pub use crate::bucket::{batch_size, ifma_batch_size};
-pub use crate::digits::{Windowing, MAX_WINDOW};
+pub use crate::digits::{Windowing, DIGIT_BYTES, MAX_WINDOW, PROFILED_WINDOW};
 pub use crate::exec::{
     available_cores, available_memory, available_workers, fuses, streams, FUSED_BLOCK, STREAM_BLOCK,
 };

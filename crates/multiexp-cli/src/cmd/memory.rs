@@ -70,7 +70,7 @@ impl CurveVisitor for MemoryRun {
         let mib = |b: u64| b as f64 / (1u64 << 20) as f64;
         let points_b = (n * std::mem::size_of::<Affine<P>>()) as u64;
         let scalars_b = (n * std::mem::size_of::<P::ScalarField>()) as u64;
-        let digits_b = (2 * n * plan.chunks()) as u64;
+        let digits_b = multiexp::unstable::DIGIT_BYTES * (n * plan.chunks()) as u64;
         let working = peak.saturating_sub(before);
         let estimate = plan.memory();
         let yardstick = points_b + scalars_b + digits_b;

@@ -116,7 +116,7 @@ pub struct Args {
     /// Worker threads for validation and the MSM (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Force the window size c (1..=16).
+    /// Force the window size c (1..=20).
     #[arg(long)]
     pub window: Option<u32>,
     /// Split policy: auto, never or partsK.

@@ -310,15 +310,15 @@ fn scheduler_matches_xyzz<P: SWCurveConfig>(engine: Option<Engine>) {
             _ => q[300 + j],
         };
         points.extend([q[j], second]);
-        let d = (j % 511) as i16 + 1;
+        let d = (j % 511) as Digit + 1;
         digits.extend([d, d]);
     }
     for i in 0..600 {
         points.push(q[300 + i % 600]);
         digits.push(if i % 3 == 0 {
-            -((i % 8) as i16 + 1)
+            -((i % 8) as Digit + 1)
         } else {
-            (i % 8) as i16 + 1
+            (i % 8) as Digit + 1
         });
     }
     let limbs = crate::ifma::limbs_of::<P::BaseField>().unwrap_or(0);
@@ -334,14 +334,14 @@ fn scheduler_matches_xyzz<P: SWCurveConfig>(engine: Option<Engine>) {
         (16, 64, 16),
     ];
     for (buckets, batch, lanes) in cases {
-        let digits: Vec<i16> = digits
+        let digits: Vec<Digit> = digits
             .iter()
             .map(|&d| {
-                let b = (d.unsigned_abs() - 1) % buckets as u16 + 1;
+                let b = (d.unsigned_abs() - 1) % buckets as u32 + 1;
                 if d < 0 {
-                    -(b as i16)
+                    -(b as Digit)
                 } else {
-                    b as i16
+                    b as Digit
                 }
             })
             .collect();
@@ -395,7 +395,7 @@ fn lanes_fold_at_every_level<P: SWCurveConfig>(engine: Option<Engine>) {
     let q = crate::sample::points::<P>(4, 31);
     let (p, qq, r, s) = (q[0], q[1], q[2], q[3]);
     let points = vec![p, qq, r, s, p, qq, r, s, p, qq, r, s, -p, qq, r, -s];
-    let digits: Vec<i16> = (0..16).map(|i| if i < 8 { 1 } else { 2 }).collect();
+    let digits: Vec<Digit> = (0..16).map(|i| if i < 8 { 1 } else { 2 }).collect();
     let mut xyzz = vec![Xyzz::<P>::ZERO; 2];
     accumulate_xyzz(&mut xyzz, &mut Vec::new(), &points, &digits);
     let expected = running_sum(&xyzz).into_projective();

@@ -28,6 +28,7 @@
 use ark_ec::short_weierstrass::SWCurveConfig;
 
 use super::segments::SegmentSum;
+use crate::digits::Digit;
 use crate::reduce::running_sum_by;
 use crate::xyzz::Xyzz;
 
@@ -248,7 +249,7 @@ impl<P: SWCurveConfig, F: AffineBackend<P>> BatchAffine<P, F> {
     /// Adds `input` point i into bucket |d|-1, subtracting when d < 0, for each digit
     /// d = `digits[i]` ≠ 0 (into the bucket's lane i mod lanes). Every addition is settled
     /// before it returns, so the next call may pass another range of points.
-    pub(crate) fn accumulate(&mut self, input: F::Input<'_>, digits: &[i16]) {
+    pub(crate) fn accumulate(&mut self, input: F::Input<'_>, digits: &[Digit]) {
         let (shift, mask) = (self.lanes.trailing_zeros(), self.lanes as u32 - 1);
         for (i, &d) in digits.iter().enumerate() {
             self.field.prefetch_input(input, i + INPUT_AHEAD);
@@ -256,7 +257,7 @@ impl<P: SWCurveConfig, F: AffineBackend<P>> BatchAffine<P, F> {
                 continue;
             }
             let e = Staged {
-                dst: ((d.unsigned_abs() as u32 - 1) << shift) | (i as u32 & mask),
+                dst: ((d.unsigned_abs() - 1) << shift) | (i as u32 & mask),
                 src: i as u32,
                 negate: d < 0,
             };

@@ -21,6 +21,7 @@ pub(crate) mod segments;
 
 use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
 
+use crate::digits::Digit;
 use crate::ifma::{Engine, Ifma};
 use crate::reduce::{running_sum, running_sum_at};
 pub(crate) use crate::xyzz::Xyzz;
@@ -297,7 +298,7 @@ impl<P: SWCurveConfig> BucketSet<P> {
         &mut self,
         points: &[Affine<P>],
         records: Option<RecordSlice<'_>>,
-        digits: &[i16],
+        digits: &[Digit],
     ) {
         match self.running {
             Processor::Xyzz => accumulate_xyzz(&mut self.xyzz, &mut self.touched, points, digits),
@@ -322,7 +323,7 @@ impl<P: SWCurveConfig> BucketSet<P> {
 
     /// As [`BucketSet::accumulate`] for points held only as IFMA records (a table of
     /// precomputed multiples): the task must run the IFMA processor, which reads nothing else.
-    pub(crate) fn accumulate_records(&mut self, records: RecordSlice<'_>, digits: &[i16]) {
+    pub(crate) fn accumulate_records(&mut self, records: RecordSlice<'_>, digits: &[Digit]) {
         assert_eq!(
             self.running,
             Processor::BatchAffineIfma,
@@ -372,7 +373,7 @@ impl<P: SWCurveConfig> BucketSet<P> {
         mut shape: TaskShape,
         points: &[Affine<P>],
         records: Option<RecordSlice<'_>>,
-        digits: &[i16],
+        digits: &[Digit],
     ) -> Xyzz<P> {
         if shape.processor == Processor::BatchAffineIfma && records.is_none() {
             shape.processor = Processor::BatchAffine;
@@ -391,10 +392,15 @@ const SAMPLES: usize = 256;
 /// fill a few batches, so each inversion is shared by few additions) or skewed (few distinct
 /// buckets, so most additions would conflict in the batch and fall back to the queue and the
 /// overflow buckets). The planner prices uniform digits; this catches the inputs that are not.
-/// Cost: [`SAMPLES`] reads and a sort of at most as many u16.
+/// Cost: [`SAMPLES`] reads and a sort of at most as many u32.
 #[cfg(test)]
-pub(crate) fn refine(processor: Processor, digits: &[i16], window: u32) -> Processor {
-    refine_task(processor, digits, window, 1 << (window.clamp(1, 16) - 1))
+pub(crate) fn refine(processor: Processor, digits: &[Digit], window: u32) -> Processor {
+    refine_task(
+        processor,
+        digits,
+        window,
+        1 << (window.clamp(1, crate::digits::MAX_WINDOW) - 1),
+    )
 }
 
 /// [`refine`] for a task over `buckets` buckets: where its points earn it lanes ([`lanes`]),
@@ -402,7 +408,7 @@ pub(crate) fn refine(processor: Processor, digits: &[i16], window: u32) -> Proce
 /// many points (the top chunk of a small-scalar class) keeps its batch-affine processor.
 pub(crate) fn refine_task(
     processor: Processor,
-    digits: &[i16],
+    digits: &[Digit],
     window: u32,
     buckets: usize,
 ) -> Processor {
@@ -410,7 +416,7 @@ pub(crate) fn refine_task(
         return processor;
     }
     let step = digits.len().div_ceil(SAMPLES);
-    let mut seen: Vec<u16> = digits
+    let mut seen: Vec<u32> = digits
         .iter()
         .step_by(step)
         .filter(|&&d| d != 0)
@@ -435,7 +441,7 @@ pub(crate) fn refine_task(
     // bound is the smaller of the two (comparing with the hits alone sent every task of a
     // c ≤ 7 IFMA plan to XYZZ, at the planner's back).
     let lanes = lanes(processor, buckets, digits.len());
-    let window_buckets = 1usize << (window.clamp(1, 16) - 1);
+    let window_buckets = 1usize << (window.clamp(1, crate::digits::MAX_WINDOW) - 1);
     if seen.len() * lanes * 4 < hits.min(window_buckets * lanes) {
         return Processor::Xyzz;
     }
@@ -452,7 +458,7 @@ fn accumulate_xyzz<P: SWCurveConfig>(
     buckets: &mut [Xyzz<P>],
     touched: &mut Vec<u32>,
     points: &[Affine<P>],
-    digits: &[i16],
+    digits: &[Digit],
 ) {
     for (p, &d) in points.iter().zip(digits) {
         if d == 0 {
@@ -534,7 +540,7 @@ mod tests {
     /// Σ d_i·P_i by arkworks.
     fn naive<P: SWCurveConfig>(
         points: &[Affine<P>],
-        digits: &[i16],
+        digits: &[Digit],
     ) -> ark_ec::short_weierstrass::Projective<P> {
         points
             .iter()
@@ -553,63 +559,58 @@ mod tests {
     #[test]
     fn sparse_and_dense_xyzz_tasks_reduce_to_the_same_sums_and_leave_the_buckets_zero() {
         type P = ark_bn254::g1::Config;
-        let c = 16;
-        let buckets = 1usize << (c - 1);
         let points = crate::sample::points::<P>(3000, 9);
         let mut set = BucketSet::<P>::new(Ifma::Off);
-        let shape = TaskShape {
-            processor: Processor::Xyzz,
-            buckets,
-            window: c,
-            batch: None,
-            lanes: 1,
-        };
-        // A few points (sparse: the touched walk), P and -P into one bucket (emptied and
-        // filled again), the top and bottom buckets, then a dense task on the same set.
-        // The top bucket's digit, −2^15, is i16::MIN: it is its own wrapping negation, and the
-        // digit arithmetic below wraps as i16 does (debug builds check for overflow).
-        let top = buckets as i16;
-        assert_eq!(top, i16::MIN);
-        let cases: Vec<(usize, Vec<i16>)> = vec![
-            (1, vec![top]),
-            (4, vec![1, -1, 5, top]),
-            (5, vec![7, -7, 7, 0, top.wrapping_neg()]),
-            (
-                3000,
-                (0..3000)
-                    .map(|i| {
-                        (((i * 7919) % (2 * buckets)) as i16)
-                            .wrapping_sub(top)
-                            .wrapping_add(1)
-                    })
-                    .collect(),
-            ),
-            (6, vec![3, 3, -2, 1, 0, 2]),
-        ];
-        for (n, digits) in cases {
-            let pts = if n == 5 {
-                vec![points[0], points[0], points[0], points[1], points[2]]
-            } else {
-                points[..n].to_vec()
+        // The widest window a profile measures and the widest the planner takes.
+        for c in [16, crate::digits::MAX_WINDOW] {
+            let buckets = 1usize << (c - 1);
+            let shape = TaskShape {
+                processor: Processor::Xyzz,
+                buckets,
+                window: c,
+                batch: None,
+                lanes: 1,
             };
-            let sum = set.process(shape, &pts, None, &digits).into_projective();
-            assert_eq!(
-                sum,
-                naive(&pts, &digits),
-                "digits {:?}",
-                &digits[..digits.len().min(6)]
-            );
-            assert!(set.xyzz.iter().all(Xyzz::is_zero), "buckets left non-zero");
+            // A few points (sparse: the touched walk), P and -P into one bucket (emptied and
+            // filled again), the top bucket from both signs, then a dense task on the set.
+            let top = buckets as Digit;
+            let cases: Vec<(usize, Vec<Digit>)> = vec![
+                (1, vec![top]),
+                (4, vec![1, -1, 5, -top]),
+                (5, vec![7, -7, 7, 0, top]),
+                (
+                    3000,
+                    (0..3000)
+                        .map(|i| ((i * 7919) % (2 * buckets)) as Digit - top + 1)
+                        .collect(),
+                ),
+                (6, vec![3, 3, -2, 1, 0, 2]),
+            ];
+            for (n, digits) in cases {
+                let pts = if n == 5 {
+                    vec![points[0], points[0], points[0], points[1], points[2]]
+                } else {
+                    points[..n].to_vec()
+                };
+                let sum = set.process(shape, &pts, None, &digits).into_projective();
+                assert_eq!(
+                    sum,
+                    naive(&pts, &digits),
+                    "c={c} digits {:?}",
+                    &digits[..digits.len().min(6)]
+                );
+                assert!(set.xyzz.iter().all(Xyzz::is_zero), "buckets left non-zero");
+            }
         }
     }
 
     #[test]
     fn a_chunk_of_few_buckets_with_lanes_keeps_batch_affine_unless_skewed() {
         // The top chunk of 16-bit scalars at c = 12: 16 buckets, 2^17 points, 16 lanes.
-        let top: Vec<i16> = (0..1u64 << 17)
-            .map(|i| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60) as i16 + 1)
+        let top: Vec<Digit> = (0..1u64 << 17)
+            .map(|i| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60) as Digit + 1)
             .collect();
-        let two: Vec<i16> = top.iter().map(|&d| d % 2 + 1).collect();
+        let two: Vec<Digit> = top.iter().map(|&d| d % 2 + 1).collect();
         for p in [Processor::BatchAffine, Processor::BatchAffineIfma] {
             assert_eq!(refine_task(p, &top, 12, 16), p);
             assert_eq!(refine(p, &top, 12), Processor::Xyzz, "without lanes");
@@ -620,16 +621,16 @@ mod tests {
     #[test]
     fn refine_sends_sparse_and_skewed_chunks_to_xyzz() {
         let c = 12;
-        let uniform: Vec<i16> = (0..20_000)
-            .map(|i| ((i * 2654435761u64 as usize) % 4095) as i16 - 2047)
+        let uniform: Vec<Digit> = (0..20_000)
+            .map(|i| ((i * 2654435761u64 as usize) % 4095) as Digit - 2047)
             .collect();
         for p in [Processor::BatchAffine, Processor::BatchAffineIfma] {
             assert_eq!(refine(p, &uniform, c), p, "uniform digits keep {p:?}");
-            let skewed: Vec<i16> = (0..20_000)
+            let skewed: Vec<Digit> = (0..20_000)
                 .map(|i| if i % 50 == 0 { 7 } else { -3 })
                 .collect();
             assert_eq!(refine(p, &skewed, c), Processor::Xyzz, "skewed");
-            let sparse: Vec<i16> = (0..20_000)
+            let sparse: Vec<Digit> = (0..20_000)
                 .map(|i| if i % 400 == 0 { uniform[i] } else { 0 })
                 .collect();
             assert_eq!(refine(p, &sparse, c), Processor::Xyzz, "sparse");
@@ -647,8 +648,8 @@ mod tests {
         for c in 5..=9u32 {
             let half = 1i64 << (c - 1);
             // Uniform over the 2^c - 1 signed digits -B+1..=B-1 and zero, as a chunk's are.
-            let uniform: Vec<i16> = (0..256u64)
-                .map(|i| ((i * 2654435761 % (2 * half as u64)) as i64 - half + 1) as i16)
+            let uniform: Vec<Digit> = (0..256u64)
+                .map(|i| ((i * 2654435761 % (2 * half as u64)) as i64 - half + 1) as Digit)
                 .collect();
             for p in [Processor::BatchAffine, Processor::BatchAffineIfma] {
                 assert_eq!(refine(p, &uniform, c), p, "c={c} {p:?}");
@@ -667,7 +668,7 @@ mod tests {
                     "c={c} chunk {chunk}"
                 );
             }
-            let skewed: Vec<i16> = (0..256).map(|i| if i % 50 == 0 { 2 } else { -1 }).collect();
+            let skewed: Vec<Digit> = (0..256).map(|i| if i % 50 == 0 { 2 } else { -1 }).collect();
             assert_eq!(
                 refine(Processor::BatchAffineIfma, &skewed, c),
                 Processor::Xyzz,

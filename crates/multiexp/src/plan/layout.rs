@@ -10,7 +10,7 @@
 use std::any::TypeId;
 
 use crate::bucket::{Processor, TaskShape};
-use crate::digits::Windowing;
+use crate::digits::{Digit, Windowing};
 use crate::ifma::Engine;
 use crate::plan::makespan::lpt;
 
@@ -73,7 +73,7 @@ pub(crate) struct ChunkLayout {
 /// rayon stacks aside).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Memory {
-    /// The signed digits: 2·n·K.
+    /// The signed digits: `DIGIT_BYTES`·n·K.
     pub digits: u64,
     /// The IFMA processor's point records: 2L·8 per point, or per point of one block when
     /// streamed.
@@ -301,7 +301,7 @@ impl Plan {
 
     /// How the executor runs `task`, given its digits: the planned processor, refined by
     /// [`crate::bucket::refine`] when the processor was not forced.
-    pub(crate) fn shape_for(&self, task: &ChunkTask, digits: &[i16]) -> TaskShape {
+    pub(crate) fn shape_for(&self, task: &ChunkTask, digits: &[Digit]) -> TaskShape {
         let processor = if self.adaptive {
             crate::bucket::refine_task(
                 task.processor,
@@ -328,7 +328,7 @@ impl Plan {
     /// The memory this plan holds beyond its inputs: digits, IFMA records, bucket sets.
     pub fn memory(&self) -> Memory {
         let n = self.n as u64;
-        let digits = 2 * n * self.chunks() as u64;
+        let digits = crate::digits::DIGIT_BYTES * n * self.chunks() as u64;
         let records = if self.uses_ifma() {
             let held = if crate::exec::streams(self) {
                 n.min(crate::exec::STREAM_BLOCK as u64)

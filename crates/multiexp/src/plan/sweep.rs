@@ -12,7 +12,10 @@
 //!   unsplit candidate U and the best whole split S, each priced by the fluid makespan
 //!   digits/P + max(Σ t / P, max t) + merges + Horner. Tail balancing is a refinement of the
 //!   unsplit decision for the pool executor (under the fluid model a partial wave is free, so it
-//!   can only lose there); it is reported apart, with its modeled (LPT) gain.
+//!   can only lose there): the oracle's unsplit arm is then the better of U and the tail
+//!   split's own window unsplit (the pool's best unsplit window can differ from the tail
+//!   split's, e.g. c = 16 against c = 13 with its last wave filled on 16 cores); tail splits
+//!   are reported apart, with their modeled (LPT) gain.
 //!
 //! A row reports the firing bands (maximal intervals of n, inclusive), the sizes hit, the worst
 //! slowdown = fluid cost of the decision taken / fluid cost of the better arm and the smallest n
@@ -328,16 +331,27 @@ impl Unit {
                 } else {
                     unsplit
                 };
+                // The fluid makespan cannot price a tail split (a partial wave is free there):
+                // it judges the decision not to split the whole MSM, whose unsplit arm is the
+                // better of the unsplit windows the planner weighed for it, the pool's best
+                // one (U) and the tail split's own window unsplit (they differ where a window
+                // whose last wave the tail split fills beats U on the pool).
+                let mut taken = if split { chosen.fluid } else { unsplit.fluid };
                 if tail {
                     let base = price(&d.chosen, SplitKind::None, probe);
                     let adds = probe.lt(base.work, chosen.work);
                     adds_work = Some(adds_work.unwrap_or(true) && adds);
+                    if probe.lt(base.fluid, taken) {
+                        taken = base.fluid;
+                    }
                 }
-                let taken = if split { chosen.fluid } else { unsplit.fluid };
-                let better = match whole {
+                let mut better = match whole {
                     Some(s) if probe.lt(s.fluid, unsplit.fluid) => s.fluid,
                     _ => unsplit.fluid,
                 };
+                if probe.lt(taken, better) {
+                    better = taken;
+                }
                 Sample {
                     split,
                     tail,

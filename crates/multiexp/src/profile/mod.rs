@@ -51,7 +51,7 @@ pub use discovery::{
 
 use crate::bucket::{batch_size, ifma_batch_size, Processor};
 use crate::curves::CurveSpec;
-use crate::digits::MAX_WINDOW;
+use crate::digits::PROFILED_WINDOW;
 use crate::Error;
 
 /// Format version of profile files; a file of another version is refused on load.
@@ -140,6 +140,53 @@ pub struct Weights {
     /// profiles, estimates): window c prices 2^(c-1) slots.
     #[serde(default)]
     pub lanes_in_windows: bool,
+    /// The L3 of the host these weights price, for the windows above the profile's top one
+    /// ([`Weights::task_weights`]); set where weights are carried to a host
+    /// ([`Weights::carried`], [`Profile::weights_on`]), absent as a profile holds them.
+    #[serde(skip)]
+    pub wide: Option<WideWindows>,
+}
+
+/// The part of one core's L3 share a window above the profile's top one may fill before its
+/// bucket misses are priced. Fitted on a Zen 4 host (16 MiB of L3 a core, portable path,
+/// docs/bench/wide-windows.md): BLS12-381 2^22 at c = 18 (13 MiB of buckets, inside the share)
+/// measured 1.02-1.03x c = 16 where the full share priced it 0.96x, and BN254 c = 17 (4.5 MiB)
+/// measured 0.94x, as priced; the streamed points and digits, the other core's buckets and
+/// the TLB (3072 pages of 4 KiB cover 12 MiB) take the rest.
+pub const WIDE_L3_FRACTION: f64 = 0.5;
+
+/// What the price of a window above a profile's top one depends on beyond the profile: one
+/// core's L3 share on the planning host and each processor's bytes a bucket.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WideWindows {
+    /// One core's share of the L3, bytes.
+    pub l3_share: f64,
+    /// Bytes a bucket of XYZZ, scalar batch-affine and IFMA batch-affine, in that order.
+    pub bucket_bytes: [f64; 3],
+}
+
+impl WideWindows {
+    /// The context of `spec` on a host with `caches`.
+    pub fn new(spec: &CurveSpec, caches: &Caches) -> Self {
+        let fe = 8.0 * spec.base_limbs as f64 * spec.extension_degree as f64;
+        let record = 16.0 * (spec.base_bits as u64 + 1).div_ceil(52) as f64;
+        WideWindows {
+            l3_share: caches.l3_share_or_default() as f64,
+            bucket_bytes: [4.0 * fe, 2.0 * fe + 8.0, record + 8.0],
+        }
+    }
+
+    /// The L3 part of the cache model's price factor of window `c`'s bucket set, against
+    /// [`WIDE_L3_FRACTION`] of the share.
+    fn l3_factor(&self, c: u32, processor: Processor) -> f64 {
+        let bytes = match processor {
+            Processor::Xyzz => self.bucket_bytes[0],
+            Processor::BatchAffine => self.bucket_bytes[1],
+            Processor::BatchAffineIfma => self.bucket_bytes[2],
+        };
+        let footprint = (1u64 << (c - 1)) as f64 * bytes;
+        1.0 + miss_weight(processor) * miss_fraction(footprint, WIDE_L3_FRACTION * self.l3_share)
+    }
 }
 
 impl Weights {
@@ -153,7 +200,7 @@ impl Weights {
         let inversion = 100.0 * m;
         let add_mixed = 8.0 * m + 2.0 * s;
         let add_full = 12.0 * m + 2.0 * s;
-        let windows = (1..=MAX_WINDOW)
+        let windows = (1..=PROFILED_WINDOW)
             .map(|c| {
                 let batch = batch_size(c);
                 let ifma_batch = ifma_batch_size(c);
@@ -192,6 +239,7 @@ impl Weights {
             dispatch: 20_000.0,
             windows,
             lanes_in_windows: false,
+            wide: None,
         }
     }
 
@@ -213,8 +261,8 @@ impl Weights {
     /// is raised to meet it. Equal caches give the weights back unchanged.
     pub fn carried(&self, spec: &CurveSpec, from: &Caches, to: &Caches) -> Weights {
         let mut out = self.clone();
-        let fe = 8.0 * spec.base_limbs as f64 * spec.extension_degree as f64;
-        let record = 16.0 * (spec.base_bits as u64 + 1).div_ceil(52) as f64;
+        let wide = WideWindows::new(spec, to);
+        let [xyzz_bytes, affine_bytes, ifma_bytes] = wide.bucket_bytes;
         for w in &mut out.windows {
             let buckets = (1u64 << (w.window - 1)) as f64;
             let scale = |t: &mut TaskWeights, processor: Processor, bytes: f64| {
@@ -231,12 +279,13 @@ impl Weights {
                 t.point *= f;
                 t.bucket = (t.bucket * f).max(t.point - t.fixed / buckets);
             };
-            scale(&mut w.xyzz, Processor::Xyzz, 4.0 * fe);
-            scale(&mut w.batch_affine, Processor::BatchAffine, 2.0 * fe + 8.0);
+            scale(&mut w.xyzz, Processor::Xyzz, xyzz_bytes);
+            scale(&mut w.batch_affine, Processor::BatchAffine, affine_bytes);
             if let Some(t) = w.batch_affine_ifma.as_mut() {
-                scale(t, Processor::BatchAffineIfma, record + 8.0);
+                scale(t, Processor::BatchAffineIfma, ifma_bytes);
             }
         }
+        out.wide = Some(wide);
         out
     }
 
@@ -247,13 +296,49 @@ impl Weights {
     }
 
     /// The task weights of `processor` at window `c`; `None` where it was not measured.
+    ///
+    /// A window above the profile's top one T (16: `calibrate` measures no wider, and 2^15
+    /// buckets already outgrow every L2) is extrapolated from T: `point` and `bucket` grow
+    /// per window by g = sqrt(point_T / point_(T-2)), the measured growth of the last two
+    /// windows (at least 1: a wider window is never cheaper a point; the L2 misses are in
+    /// it), times the cache model's L3 term (`cache.rs`) of the wider bucket set against T's
+    /// on the planning host (where [`Weights::wide`] says which; against half the L3 share,
+    /// [`WIDE_L3_FRACTION`]), and `fixed`, which scans and resets the buckets, doubles per
+    /// window. The executor runs such windows as it runs T
+    /// (one lane a bucket, the batch size of T); only their price is not measured, and
+    /// `bench --compare c16,c17,...` checks it (docs/bench/wide-windows.md: BN254 2^22 on a
+    /// Zen 4 host with 16 MiB of L3 a core measured c = 17 0.94x c = 16, c = 19 0.99x and
+    /// c = 20 1.01x, where the trend alone, a flat one there, had chosen c = 19).
     pub fn task_weights(&self, c: u32, processor: Processor) -> Option<TaskWeights> {
-        let w = self.window(c);
-        match processor {
+        let pick = |w: &WindowWeights| match processor {
             Processor::Xyzz => Some(w.xyzz),
             Processor::BatchAffine => Some(w.batch_affine),
             Processor::BatchAffineIfma => w.batch_affine_ifma,
+        };
+        let at = pick(self.window(c))?;
+        let top = self.windows.len() as u32;
+        if c <= top || top < 3 {
+            return Some(at);
         }
+        let below = pick(self.window(top - 2))?;
+        let steps = (c - top) as i32;
+        let growth = if below.point > 0.0 {
+            (at.point / below.point).sqrt().max(1.0)
+        } else {
+            1.0
+        };
+        let l3 = self.wide.map_or(1.0, |h| {
+            h.l3_factor(c, processor) / h.l3_factor(top, processor)
+        });
+        let g = growth.powi(steps) * l3;
+        let fixed = at.fixed * 2f64.powi(steps);
+        let point = at.point * g;
+        let buckets = (1u64 << (c - 1)) as f64;
+        Some(TaskWeights {
+            fixed,
+            point,
+            bucket: (at.bucket * g).max(point - fixed / buckets),
+        })
     }
 
     /// Checks that every weight is a finite number, non-negative but for a task's `bucket`
@@ -283,9 +368,9 @@ impl Weights {
             }
         }
         let windows: Vec<u32> = self.windows.iter().map(|w| w.window).collect();
-        if windows != (1..=MAX_WINDOW).collect::<Vec<u32>>() {
+        if windows != (1..=PROFILED_WINDOW).collect::<Vec<u32>>() {
             return Err(bad(format!(
-                "windows must be 1..={MAX_WINDOW} in order, found {windows:?}"
+                "windows must be 1..={PROFILED_WINDOW} in order, found {windows:?}"
             )));
         }
         for w in &self.windows {
@@ -529,13 +614,15 @@ impl Profile {
             Some(w) => Some((w, &own.host)),
             None => builtin.curves.get(spec.name).map(|w| (w, &builtin.host)),
         };
-        match found {
+        let mut weights = match found {
             Some((w, host)) => match host.caches() {
                 Some(from) => w.carried(spec, &from, caches),
                 None => w.clone(),
             },
             None => Weights::estimate_for(spec),
-        }
+        };
+        weights.wide = Some(WideWindows::new(spec, caches));
+        weights
     }
 
     /// The weights for `spec` as the profile holds them, measured on its host.
@@ -651,6 +738,12 @@ mod tests {
         }
     }
 
+    /// Weights as a profile holds them: without the planning host's context for the windows
+    /// above the profile's ([`Weights::wide`]), which carrying them to a host sets.
+    fn bare(w: Weights) -> Weights {
+        Weights { wide: None, ..w }
+    }
+
     /// AMD Zen 3: 512 KiB of L2, half the portable reference's.
     fn zen3() -> Caches {
         caches(32, 512)
@@ -668,8 +761,16 @@ mod tests {
         for name in curves::NAMES {
             let spec = curves::spec(name).unwrap();
             let measured = builtin.measured(&spec);
-            assert_eq!(measured.carried(&spec, &home, &home), measured, "{name}");
-            assert_eq!(builtin.weights_on(&spec, &home, true), measured, "{name}");
+            assert_eq!(
+                bare(measured.carried(&spec, &home, &home)),
+                measured,
+                "{name}"
+            );
+            assert_eq!(
+                bare(builtin.weights_on(&spec, &home, true)),
+                measured,
+                "{name}"
+            );
             for to in [zen3(), Caches::UNKNOWN] {
                 let carried = builtin.weights_on(&spec, &to, true);
                 carried.validate(name).unwrap();
@@ -680,6 +781,77 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn windows_above_the_profiled_ones_extrapolate_from_the_top_window() {
+        use crate::digits::{MAX_WINDOW, PROFILED_WINDOW};
+        for profile in [Profile::builtin(), Profile::builtin_portable()] {
+            for name in curves::NAMES {
+                let spec = curves::spec(name).unwrap();
+                let w = profile.measured(&spec);
+                for p in [
+                    Processor::Xyzz,
+                    Processor::BatchAffine,
+                    Processor::BatchAffineIfma,
+                ] {
+                    let Some(top) = w.task_weights(PROFILED_WINDOW, p) else {
+                        assert_eq!(w.task_weights(MAX_WINDOW, p), None, "{name} {p:?}");
+                        continue;
+                    };
+                    let below = w.task_weights(PROFILED_WINDOW - 2, p).unwrap();
+                    let g = (top.point / below.point).sqrt().max(1.0);
+                    let mut prev = top;
+                    for c in PROFILED_WINDOW + 1..=MAX_WINDOW {
+                        let t = w.task_weights(c, p).unwrap();
+                        let b = (1u64 << (c - 1)) as f64;
+                        assert_eq!(t.fixed, 2.0 * prev.fixed, "{name} {p:?} c={c}");
+                        assert!(
+                            (t.point / prev.point - g).abs() < 1e-9,
+                            "{name} {p:?} c={c}"
+                        );
+                        assert!(t.point >= prev.point, "{name} {p:?} c={c}");
+                        assert!(t.fixed_full(b) >= -1e-6 * t.fixed, "{name} {p:?} c={c}");
+                        prev = t;
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn wide_windows_pay_for_outgrowing_the_planning_hosts_l3() {
+        use crate::digits::{MAX_WINDOW, PROFILED_WINDOW};
+        let spec = curves::spec("bn254-g1").unwrap();
+        let portable = Profile::builtin_portable();
+        let host = |l3_share: u64| Caches {
+            l1d: Some(48 << 10),
+            l2: Some(1 << 20),
+            l3_share: Some(l3_share),
+            source: "sysfs",
+        };
+        let (big, small) = (
+            portable.weights_on(&spec, &host(256 << 20), false),
+            portable.weights_on(&spec, &host(4 << 20), false),
+        );
+        let p = Processor::BatchAffine;
+        // Affine BN254 buckets are 72 bytes: 2^16 of them (c = 17) are 4.5 MiB, 2^19 are 36:
+        // beyond half of a 4 MiB share, within half of a 256 MiB one.
+        for c in 1..=MAX_WINDOW {
+            let (a, b) = (
+                big.task_weights(c, p).unwrap(),
+                small.task_weights(c, p).unwrap(),
+            );
+            if c <= PROFILED_WINDOW {
+                assert_eq!(a, b, "c={c}: measured windows carry as before");
+            } else {
+                assert!(b.point > a.point, "c={c}: {} vs {}", b.point, a.point);
+                assert_eq!(a.fixed, b.fixed, "c={c}");
+            }
+        }
+        let measured = portable.measured(&spec);
+        let trend = measured.task_weights(MAX_WINDOW, p).unwrap().point;
+        assert_eq!(big.task_weights(MAX_WINDOW, p).unwrap().point, trend);
     }
 
     #[test]
@@ -698,10 +870,11 @@ mod tests {
         assert!((ratio(16) - expect16).abs() < 1e-9, "{}", ratio(16));
         assert!(ratio(14) < ratio(15) && ratio(15) < ratio(16));
         // A profile that recorded no caches is taken as measured wherever it plans.
+        let strip = super::tests::bare;
         let mut bare = builtin.clone();
         bare.host.l2_bytes = None;
-        assert_eq!(bare.weights_on(&spec, &zen3(), true), measured);
-        assert_eq!(bare.weights_on(&spec, &zen3(), false), measured);
+        assert_eq!(strip(bare.weights_on(&spec, &zen3(), true)), measured);
+        assert_eq!(strip(bare.weights_on(&spec, &zen3(), false)), measured);
     }
 
     #[test]
@@ -736,7 +909,7 @@ mod tests {
             assert_eq!(ifma.clone().weights_on(&spec, &to, false), expect, "{name}");
             assert_eq!(portable.weights_on(&spec, &to, false), expect, "{name}");
             // Caches larger than the measuring host's leave the weights as measured.
-            assert_eq!(expect, portable.measured(&spec), "{name}");
+            assert_eq!(bare(expect), portable.measured(&spec), "{name}");
             let expect = ifma
                 .measured(&spec)
                 .carried(&spec, &ifma.host.caches().unwrap(), &to);
@@ -747,7 +920,7 @@ mod tests {
                 .insert(name.to_string(), Weights::estimate_for(&spec));
             for path in [false, true] {
                 assert_eq!(
-                    own.weights_on(&spec, &to, path),
+                    bare(own.weights_on(&spec, &to, path)),
                     Weights::estimate_for(&spec),
                     "{name}"
                 );
@@ -809,5 +982,41 @@ mod tests {
             let plan = planner.plan(1 << 20, 2);
             assert!(plan.window() >= 15, "{name}: {}", plan.describe());
         }
+    }
+
+    /// Windows above 16 where docs/bench/wide-windows.md measured them faster (BN254 G1 from
+    /// 2^21 on the portable reference host, 16 MiB of L3 a core: c = 17 0.94x c = 16 at
+    /// 2^22; BLS12-381 G1 at one thread), not where it did not (BLS12-381 G1 at 2^22 on two
+    /// threads), nor below 2^21, nor on a host whose L3 share the wider bucket set outgrows.
+    #[test]
+    fn windows_above_16_are_taken_at_large_sizes_where_the_l3_holds_their_buckets() {
+        use crate::plan::planner::{PlanOptions, Planner};
+        let plan = |name: &str, caches: &Caches, n: usize, p: usize| {
+            let spec = curves::spec(name).unwrap();
+            let weights = Profile::builtin().weights_on(&spec, caches, false);
+            let planner = Planner::new(&spec, weights, PlanOptions::default()).unwrap();
+            planner.plan(n, p)
+        };
+        let small_l3 = Caches {
+            l3_share: Some(2 << 20),
+            ..zen5()
+        };
+        for p in [1, 2, 8] {
+            // On 8 workers c = 16's 16 chunks fill two waves, c = 17's 15 do not.
+            let wide = plan("bn254-g1", &zen5(), 1 << 22, p);
+            let expect = if p == 8 { 16 } else { 17 };
+            assert_eq!(wide.window(), expect, "P={p}: {}", wide.describe());
+            let narrow = plan("bn254-g1", &small_l3, 1 << 22, p);
+            assert!(narrow.window() <= 16, "P={p}: {}", narrow.describe());
+            // At one thread c = 17 (15 chunks and the carry's, K = 16) measured 0.97x c = 16.
+            let bls = plan("bls12-381-g1", &zen5(), 1 << 22, p);
+            if p == 1 {
+                assert_eq!(bls.window(), 17, "P={p}: {}", bls.describe());
+            } else {
+                assert!(bls.window() <= 16, "P={p}: {}", bls.describe());
+            }
+        }
+        let below = plan("bn254-g1", &zen5(), 1 << 20, 2);
+        assert!(below.window() <= 16, "{}", below.describe());
     }
 }

@@ -107,12 +107,14 @@ fn a_run_that_cannot_fit_is_an_error_naming_the_figures() {
         Err(e) => panic!("{e}"),
     }
     multiexp::check_memory("a small run", 1 << 20).unwrap();
-    // The planner's estimate of an MSM's working memory: at least its digits, 2·n·K bytes.
+    // The planner's estimate of an MSM's working memory: at least its digits, 4·n·K bytes.
     let plan = multiexp::plan_for::<P>(1 << 20, &Config::default())
         .unwrap()
         .into_chosen();
     let memory = plan.memory();
-    assert_eq!(memory.digits, 2 * (1 << 20) * plan.chunks() as u64);
+    let digit = multiexp::unstable::DIGIT_BYTES;
+    assert_eq!(digit, 4);
+    assert_eq!(memory.digits, digit * (1 << 20) * plan.chunks() as u64);
     assert!(memory.total() > memory.digits && memory.buckets > 0);
 }
 

@@ -311,7 +311,7 @@ fn every_window_and_multiple_count_matches_arkworks() {
 }
 
 /// The table is within its budget; no budget keeps the bases alone; the report says why;
-/// the windows forced outside 1..=16 are errors.
+/// the windows forced outside 1..=MAX_WINDOW (20) are errors.
 #[test]
 fn the_planner_keeps_the_table_within_its_budget() {
     let (points, scalars) = inputs::<Bls>(4096, 1);
@@ -345,7 +345,7 @@ fn the_planner_keeps_the_table_within_its_budget() {
         .unwrap()
         .chosen
         .is_some());
-    for window in [0, 17] {
+    for window in [0, multiexp::unstable::MAX_WINDOW + 1] {
         assert!(matches!(
             PrecomputedBases::with_layout(&points, window, 2, TableForm::Points, &cfg),
             Err(Error::InvalidWindow { .. })

@@ -120,7 +120,11 @@ fn the_report_lists_the_candidates_the_decision_weighed() {
             assert_eq!(report.chosen(), &pl.plan(n, p), "n={n} P={p}");
             assert!(report.candidates().contains(report.chosen()), "n={n} P={p}");
             let unsplit = report.candidates().iter().filter(|c| !c.is_split()).count();
-            assert_eq!(unsplit, 16, "one unsplit candidate per window, n={n} P={p}");
+            assert_eq!(
+                unsplit as u32,
+                multiexp::unstable::MAX_WINDOW,
+                "one unsplit candidate per window, n={n} P={p}"
+            );
             let best = report
                 .candidates()
                 .iter()
@@ -227,7 +231,11 @@ fn multiexp_never_splits_at_a_loss_under_the_fluid_oracle() {
         assert_eq!(r.outcome.harmful, 0, "{what}");
         assert!(r.outcome.split_adds_work(), "{what}");
         assert!(r.depends_only_on_min, "{what}");
-        // With at least 16 chunks, a host of at most 16 cores never gets a whole split.
+        // Windows up to 16 give at least 16 chunks, so a host of at most 16 cores has no idle
+        // core for a whole split to fill; a wider window (K = 13-15) could leave some, but the
+        // planner then keeps a narrower window or fills its last wave (a tail split, priced
+        // by the oracle as the better of its window and U unsplit), and the oracle never
+        // prices a whole split below its decision.
         if r.cores <= 16 {
             assert!(r.outcome.bands.is_empty(), "{what}");
             assert_eq!(r.outcome.worst_slowdown, 1.0, "{what}");

@@ -107,7 +107,7 @@ pub fn random_inputs_match_naive_and_arkworks<P: SWCurveConfig>() {
 pub fn every_window_matches_naive<P: SWCurveConfig>() {
     let (points, scalars) = inputs::<P>(150, 7);
     let expected = naive(&points, &scalars);
-    for c in 1..=16 {
+    for c in 1..=multiexp::unstable::MAX_WINDOW {
         for split in [SplitPolicy::Never, SplitPolicy::Parts(3)] {
             for processor in processors::<P>() {
                 let cfg = with_processor(config(2, Some(c), split), processor);
