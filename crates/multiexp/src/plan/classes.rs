@@ -15,7 +15,7 @@
 
 use crate::bucket::Processor;
 use crate::plan::layout::Plan;
-use crate::plan::planner::Planner;
+use crate::plan::planner::{Candidate, Planner};
 
 /// Number of scalar classes.
 pub const CLASSES: usize = 8;
@@ -160,6 +160,9 @@ struct Run {
     glv: bool,
     /// Its windows are cut for the GLV halves' bound (every scalar of it below that).
     exact: bool,
+    /// The candidate its planner chose for its points (materialised into the group's plan
+    /// without deciding again).
+    chosen: Candidate,
 }
 
 impl ClassGroup {
@@ -354,23 +357,25 @@ impl Planner {
                 // the copies.
                 let bits = bits_of(sizes[b]);
                 let planner = self.class_planner(bits);
-                let in_place = planner.decide(n, workers).chosen.makespan;
+                let in_place = planner.decide(n, workers).chosen;
                 let mut best = Run {
-                    cost: in_place,
+                    cost: in_place.makespan,
                     points: n,
                     bits,
                     gathered: false,
                     glv: false,
                     exact: false,
+                    chosen: in_place,
                 };
                 if count < n {
-                    let gathered = planner.decide(count, workers).chosen.makespan
-                        + self.gather_cost(count, workers);
+                    let chosen = planner.decide(count, workers).chosen;
+                    let gathered = chosen.makespan + self.gather_cost(count, workers);
                     if gathered < best.cost {
                         best = Run {
                             cost: gathered,
                             points: count,
                             gathered: true,
+                            chosen,
                             ..best
                         };
                     }
@@ -383,11 +388,11 @@ impl Planner {
                     let below = if a < b { bits_of(sizes[b - 1]) } else { 0 };
                     let bits = half.max(below);
                     let exact = below < half && self.options().glv_max.is_some();
-                    let cost = self
+                    let chosen = self
                         .group_planner(bits, exact)
                         .decide(points, workers)
-                        .chosen
-                        .makespan
+                        .chosen;
+                    let cost = chosen.makespan
                         + self.gather_cost(points, workers)
                         + self.glv_split_cost(full, workers);
                     if cost < best.cost || self.options().glv_always {
@@ -398,6 +403,7 @@ impl Planner {
                             gathered: true,
                             glv: true,
                             exact,
+                            chosen,
                         };
                     }
                 }
@@ -449,7 +455,9 @@ impl Planner {
                     },
                     gathered: r.gathered,
                     glv: r.glv,
-                    plan: self.group_planner(r.bits, r.exact).plan(r.points, workers),
+                    plan: self
+                        .group_planner(r.bits, r.exact)
+                        .materialise(&r.chosen, r.points, workers),
                 });
                 start = i + 1;
             }

@@ -388,7 +388,7 @@ impl Planner {
     /// The tasks, processors and costs of candidate `c`, exactly as [`decide`](Self::decide)
     /// priced them: the same per-task prices, the cut chunks of a tail split where its runs
     /// put them, and its makespan.
-    fn materialise(&self, c: &Candidate, n: usize, workers: usize) -> Plan {
+    pub(crate) fn materialise(&self, c: &Candidate, n: usize, workers: usize) -> Plan {
         let w = c.windowing;
         let k_chunks = w.chunks;
         let mut parts = vec![1usize; k_chunks];
