@@ -496,6 +496,7 @@ impl Profile {
     pub fn builtin_portable() -> &'static Profile {
         static PORTABLE: OnceLock<Profile> = OnceLock::new();
         PORTABLE.get_or_init(|| {
+            // Checked by `builtin_profile_parses_and_covers_the_catalogue`, as the IFMA one.
             Profile::parse(PORTABLE_PROFILE_JSON).unwrap_or_else(|_| Profile::builtin().clone())
         })
     }
@@ -642,12 +643,17 @@ mod tests {
 
     #[test]
     fn builtin_profile_parses_and_covers_the_catalogue() {
-        let builtin = Profile::parse(DEFAULT_PROFILE_JSON).unwrap();
-        for name in curves::NAMES {
-            assert!(builtin.curves.contains_key(*name), "{name} missing");
+        // Both embedded profiles: `builtin_portable` would otherwise fall back to the IFMA
+        // host's weights without a word, and the portable path plan with the wrong host's.
+        for json in [DEFAULT_PROFILE_JSON, PORTABLE_PROFILE_JSON] {
+            let builtin = Profile::parse(json).unwrap();
+            for name in curves::NAMES {
+                assert!(builtin.curves.contains_key(*name), "{name} missing");
+            }
+            assert_eq!(builtin.version, PROFILE_VERSION);
+            assert!(!builtin.host.cpu.is_empty());
         }
-        assert_eq!(builtin.version, PROFILE_VERSION);
-        assert!(!builtin.host.cpu.is_empty());
+        assert_ne!(Profile::builtin_portable().host, Profile::builtin().host);
     }
 
     #[test]
